@@ -1,0 +1,99 @@
+"""Run-time configuration: the context schema Studio shows and the CLI fills.
+
+Follows the official LangGraph templates: a dataclass passed as ``context`` to
+``graph.invoke``. Any field left at its default is read from the environment
+(``MEMORY_<FIELD>``, upper case), and ``.env`` is loaded with python-dotenv, so
+one file configures the CLI, the notebooks and ``langgraph dev`` alike.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from dotenv import load_dotenv
+
+ENV_PREFIX = "MEMORY_"
+
+# Retrieval weight presets (relevance, recency, importance). See README.
+PRESETS: dict[str, tuple[float, float, float]] = {
+    "assistant": (0.4, 0.4, 0.2),  # personal assistant: what happened lately matters
+    "copilot": (0.7, 0.1, 0.2),  # technical copilot: what matches the question matters
+}
+
+DEFAULT_PERSONA = (
+    "You are a helpful assistant with long-term memory. Use what you remember about "
+    "the user when it helps, and say so when you are unsure."
+)
+
+
+def _meta(description: str) -> dict[str, Any]:
+    return {"description": description}
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Everything a turn may be configured by. The user id never comes from the model."""
+
+    user_id: str = field(default="default-user", metadata=_meta("Whose memory this run reads and writes."))
+    chat_model: str = field(
+        default="local",
+        metadata=_meta("'local' (embedded SmolLM2-135M), 'openai:<model>', or 'scripted' (tests)."),
+    )
+    embedding_model: str = field(
+        default="local",
+        metadata=_meta("'local' (embedded all-MiniLM-L6-v2), 'openai:<model>', or 'hash:<dims>' (tests)."),
+    )
+    data_dir: str = field(default="./data", metadata=_meta("Where the SQLite files, FAISS indexes and memory files live."))
+    persona: str = field(default=DEFAULT_PERSONA, metadata=_meta("The system persona, first in the stable prompt prefix."))
+    max_message_chars: int = field(default=8000, metadata=_meta("Longest user message accepted."))
+    working_budget_tokens: int = field(default=1500, metadata=_meta("Thread tokens kept before older turns are compacted."))
+    keep_last_messages: int = field(default=6, metadata=_meta("Messages always kept verbatim when compacting."))
+    memory_budget_tokens: int = field(default=800, metadata=_meta("Tokens of recalled memories allowed in the prompt."))
+    top_k: int = field(default=5, metadata=_meta("Memories recalled per layer."))
+    score_floor: float = field(default=0.15, metadata=_meta("Recalled memories scoring below this are dropped."))
+    preset: str = field(default="assistant", metadata=_meta("Weight preset: 'assistant' (recency-heavy) or 'copilot' (relevance-heavy)."))
+    w_relevance: float = field(default=-1.0, metadata=_meta("Relevance weight; negative means take it from the preset."))
+    w_recency: float = field(default=-1.0, metadata=_meta("Recency weight; negative means take it from the preset."))
+    w_importance: float = field(default=-1.0, metadata=_meta("Importance weight; negative means take it from the preset."))
+    recency_half_life_days: float = field(default=7.0, metadata=_meta("Half-life of the recency score."))
+    episode_ttl_days: float = field(default=180.0, metadata=_meta("Episodes expire after this many days."))
+    dedup_threshold: float = field(default=0.9, metadata=_meta("Cosine at or above which a new fact is a duplicate."))
+    review_rules: bool = field(default=True, metadata=_meta("Ask the user (interrupt) before saving a new or changed rule."))
+    max_rules: int = field(default=10, metadata=_meta("Most procedural rules kept."))
+    max_new_tokens: int = field(default=256, metadata=_meta("Longest reply the chat model may write."))
+
+    def __post_init__(self) -> None:
+        load_dotenv(override=False)
+        for f in fields(self):
+            if getattr(self, f.name) != f.default:
+                continue
+            raw = os.environ.get(ENV_PREFIX + f.name.upper())
+            if raw is None or raw == "":
+                continue
+            setattr(self, f.name, _coerce(f.name, raw, type(f.default)))
+        if self.preset not in PRESETS:
+            raise ValueError(f"unknown preset {self.preset!r}; expected one of {sorted(PRESETS)}")
+        if self.max_message_chars <= 0 or self.memory_budget_tokens <= 0:
+            raise ValueError("budgets must be positive")
+
+    @property
+    def weights(self) -> tuple[float, float, float]:
+        """(relevance, recency, importance), explicit weights overriding the preset."""
+        base = PRESETS[self.preset]
+        given = (self.w_relevance, self.w_recency, self.w_importance)
+        return tuple(g if g >= 0 else b for g, b in zip(given, base))  # type: ignore[return-value]
+
+
+def _coerce(name: str, raw: str, kind: type) -> Any:
+    try:
+        if kind is bool:
+            if raw.strip().lower() in {"1", "true", "yes", "on"}:
+                return True
+            if raw.strip().lower() in {"0", "false", "no", "off"}:
+                return False
+            raise ValueError(raw)
+        return kind(raw)
+    except ValueError:
+        raise ValueError(f"{ENV_PREFIX}{name.upper()}={raw!r} is not a valid {kind.__name__}") from None

@@ -1,0 +1,129 @@
+"""Chat and embedding models, chosen by a spec string and loaded once per process.
+
+Specs:
+  chat:       local | openai:<model> | scripted
+  embeddings: local | openai:<model> | hash:<dims>
+
+``local`` is the embedded default and runs offline. ``openai:<model>`` uses
+langchain-openai; set ``OPENAI_BASE_URL`` to point it at Ollama, vLLM or a
+llama.cpp server and no code changes. ``scripted`` and ``hash`` are
+deterministic stand-ins for tests and for Studio runs without a model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+from functools import lru_cache
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+
+CHAT_SPECS = "'local', 'openai:<model>' or 'scripted'"
+EMBED_SPECS = "'local', 'openai:<model>' or 'hash:<dims>'"
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+class UnknownModelSpec(ValueError):
+    """A model spec that names no known provider."""
+
+
+def validate_chat_spec(spec: str) -> str:
+    if spec in ("local", "scripted") or re.fullmatch(r"openai:[\w.\-:/]+", spec or ""):
+        return spec
+    raise UnknownModelSpec(f"unknown chat model spec {spec!r}; valid forms: {CHAT_SPECS}")
+
+
+def validate_embedding_spec(spec: str) -> str:
+    if spec == "local" or re.fullmatch(r"openai:[\w.\-:/]+", spec or "") or re.fullmatch(r"hash:\d+", spec or ""):
+        return spec
+    raise UnknownModelSpec(f"unknown embedding model spec {spec!r}; valid forms: {EMBED_SPECS}")
+
+
+_lock = threading.Lock()
+
+
+@lru_cache(maxsize=8)
+def _load_chat(spec: str, max_tokens: int) -> BaseChatModel:
+    if spec == "local":
+        from graph.local_chat import LocalChatModel
+
+        return LocalChatModel(max_tokens=max_tokens)
+    if spec == "scripted":
+        from graph.scripted_chat import ScriptedChatModel
+
+        return ScriptedChatModel()
+    from langchain_openai import ChatOpenAI
+
+    return ChatOpenAI(model=spec.split(":", 1)[1], max_tokens=max_tokens)
+
+
+def load_chat_model(spec: str, max_tokens: int = 256) -> BaseChatModel:
+    """The chat model for ``spec``, loaded once per process."""
+    validate_chat_spec(spec)
+    with _lock:
+        return _load_chat(spec, max_tokens)
+
+
+@lru_cache(maxsize=8)
+def _load_embeddings(spec: str) -> Embeddings:
+    if spec == "local":
+        from graph.local_embeddings import LocalEmbeddings
+
+        return LocalEmbeddings()
+    if spec.startswith("hash:"):
+        return HashEmbeddings(int(spec.split(":", 1)[1]))
+    from langchain_openai import OpenAIEmbeddings
+
+    return OpenAIEmbeddings(model=spec.split(":", 1)[1])
+
+
+def load_embeddings(spec: str) -> Embeddings:
+    """The embedding model for ``spec``, loaded once per process."""
+    validate_embedding_spec(spec)
+    with _lock:
+        return _load_embeddings(spec)
+
+
+def embedding_dims(spec: str) -> int:
+    if spec == "local":
+        return 384
+    if spec.startswith("hash:"):
+        return int(spec.split(":", 1)[1])
+    return len(load_embeddings(spec).embed_query("dimension probe"))
+
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+class HashEmbeddings(Embeddings):
+    """Deterministic bag-of-words embeddings (signed feature hashing).
+
+    Not a semantic model: it makes tests fast and exact while exercising the real
+    vector index. Texts sharing words get a high cosine; unrelated texts get ~0.
+    """
+
+    def __init__(self, dims: int = 384) -> None:
+        if dims < 8:
+            raise ValueError("hash embeddings need at least 8 dimensions")
+        self.dims = dims
+
+    def _one(self, text: str) -> list[float]:
+        vec = np.zeros(self.dims, dtype=np.float32)
+        for tok in _TOKEN.findall(text.lower()):
+            h = int.from_bytes(hashlib.blake2b(tok.encode(), digest_size=8).digest(), "little")
+            vec[h % self.dims] += 1.0 if (h >> 63) & 1 else -1.0
+        norm = float(np.linalg.norm(vec))
+        return (vec / norm).tolist() if norm else vec.tolist()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._one(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._one(text)

@@ -1,0 +1,98 @@
+"""What a memory layer is: an object with a read policy and a write policy.
+
+The graph builder takes a list of layers. ``retrieve`` calls every layer's
+``recall``; ``consolidate`` calls every layer's ``on_turn`` after each turn and
+``on_session_end`` when the session ends. A layer touches long-term data only
+through ``env.store`` (LangGraph's ``BaseStore``) and only under ``env.scope``,
+so any store works and no layer can reach another user's namespace by accident.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Literal, Protocol, Sequence, runtime_checkable
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+from langgraph.store.base import BaseStore
+
+from stores.namespaces import UserScope
+
+Kind = Literal["summary", "profile", "rule", "fact", "episode", "message"]
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """One memory offered to the prompt. ``sources`` are message ids (provenance)."""
+
+    kind: Kind
+    text: str
+    score: float
+    sources: tuple[str, ...] = ()
+    key: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LoggedMessage:
+    """A message as the message log and the extractors see it."""
+
+    id: str
+    thread: str
+    time: datetime
+    role: Literal["user", "assistant"]
+    text: str
+    name: str | None = None
+
+
+def _approve_all(proposal: dict[str, Any]) -> bool:
+    return True
+
+
+@dataclass
+class LayerEnv:
+    """What a layer may use. Built by the graph (or the importer) from config."""
+
+    store: BaseStore
+    scope: UserScope
+    context: Any  # graph.context.Context; typed loosely to keep layers free of graph imports
+    embeddings: Embeddings
+    chat_model: BaseChatModel | None = None
+    now: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    # Asked before a layer saves something that needs the user's consent (rule review).
+    approve: Callable[[dict[str, Any]], bool] = _approve_all
+    # Thread state for the working-memory layer: messages and running summary.
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class MemoryLayer(Protocol):
+    name: str
+
+    def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
+        """Read policy: what this layer offers the prompt for ``query``."""
+
+    def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
+        """Write policy, cheap part: runs after every turn, never calls an LLM.
+
+        May return a partial graph-state update (the working-memory layer does).
+        """
+
+    def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> dict[str, Any] | None:
+        """Write policy, slow part: runs once when a session ends; may call an LLM."""
+
+
+class LayerBase:
+    """Convenience base: every hook is a no-op until a layer overrides it."""
+
+    name = "layer"
+
+    def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
+        return []
+
+    def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
+        return None
+
+    def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> dict[str, Any] | None:
+        return None

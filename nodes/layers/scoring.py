@@ -1,0 +1,45 @@
+"""The read policy's score: relevance + recency + importance.
+
+score = w_rel * relevance + w_rec * recency + w_imp * importance / 10
+recency = 0.5 ** (age_days / half_life_days)
+
+Shared by every layer that ranks long-term memories, so the weights and presets
+in ``Context`` mean the same thing everywhere.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+
+def parse_time(value: str | datetime | None) -> datetime | None:
+    """ISO-8601 text (or a datetime) as an aware UTC datetime."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        dt = value
+    else:
+        dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+
+
+def recency(then: datetime | str | None, now: datetime, half_life_days: float) -> float:
+    """1.0 for now, 0.5 one half-life ago; future times count as now."""
+    t = parse_time(then)
+    if t is None or half_life_days <= 0:
+        return 0.0
+    age_days = max(0.0, (now - t).total_seconds() / 86400.0)
+    return 0.5 ** (age_days / half_life_days)
+
+
+def combined_score(
+    relevance: float,
+    then: datetime | str | None,
+    importance: float,
+    now: datetime,
+    weights: tuple[float, float, float],
+    half_life_days: float,
+) -> float:
+    w_rel, w_rec, w_imp = weights
+    imp = min(max(importance, 0.0), 10.0) / 10.0
+    return w_rel * relevance + w_rec * recency(then, now, half_life_days) + w_imp * imp
