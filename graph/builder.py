@@ -1,0 +1,82 @@
+"""The one small builder that wires memory layers into the turn graph.
+
+    START ─► retrieve ─► assemble ─► respond ─► consolidate ─► END
+      └──── (end_session) ───────────────────────►┘
+
+Pass ``layers`` to swap, add or remove a memory layer; pass ``chat_model`` to
+use a model object instead of the ``chat_model`` spec in the context.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.store.base import BaseStore
+from langgraph.types import Checkpointer
+
+from graph.context import Context
+from graph.state import State
+from nodes.assemble import assemble
+from nodes.consolidate import make_consolidate
+from nodes.layers.base import MemoryLayer
+from nodes.respond import ToolFactory, make_respond
+from nodes.retrieve import make_retrieve
+
+NODES = ("retrieve", "assemble", "respond", "consolidate")
+
+
+def default_layers() -> list[MemoryLayer]:
+    """Working, procedural, semantic, episodic and message-log memory, in that order."""
+    from nodes.layers.episodic import EpisodicLayer
+    from nodes.layers.message_log import MessageLogLayer
+    from nodes.layers.procedural import ProceduralLayer
+    from nodes.layers.semantic import SemanticLayer
+    from nodes.layers.working import WorkingMemoryLayer
+
+    return [WorkingMemoryLayer(), ProceduralLayer(), SemanticLayer(), EpisodicLayer(), MessageLogLayer()]
+
+
+def _start(state: dict[str, Any]) -> str:
+    return "consolidate" if state.get("end_session") else "retrieve"
+
+
+def _after_retrieve(state: dict[str, Any]) -> str:
+    return END if state.get("error") else "assemble"
+
+
+def build_graph(
+    layers: Sequence[MemoryLayer] | None = None,
+    *,
+    chat_model: BaseChatModel | None = None,
+    tool_factory: ToolFactory | None = None,
+) -> StateGraph:
+    """The uncompiled turn graph (``langgraph dev`` compiles it with its own persistence)."""
+    layers = list(default_layers() if layers is None else layers)
+    g = StateGraph(State, context_schema=Context)
+    g.add_node("retrieve", make_retrieve(layers))
+    g.add_node("assemble", assemble)
+    g.add_node("respond", make_respond(chat_model, tool_factory))
+    g.add_node("consolidate", make_consolidate(layers, chat_model))
+    g.add_conditional_edges(START, _start, ["retrieve", "consolidate"])
+    g.add_conditional_edges("retrieve", _after_retrieve, ["assemble", END])
+    g.add_edge("assemble", "respond")
+    g.add_edge("respond", "consolidate")
+    g.add_edge("consolidate", END)
+    return g
+
+
+def compile_graph(
+    checkpointer: Checkpointer,
+    store: BaseStore,
+    layers: Sequence[MemoryLayer] | None = None,
+    *,
+    chat_model: BaseChatModel | None = None,
+    tool_factory: ToolFactory | None = None,
+) -> CompiledStateGraph:
+    """The graph with persistence, for the CLI, notebooks and tests."""
+    return build_graph(layers, chat_model=chat_model, tool_factory=tool_factory).compile(
+        checkpointer=checkpointer, store=store
+    )

@@ -1,0 +1,81 @@
+"""The interactive chat loop behind `memory-agent chat`."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Callable
+
+from graph.runtime import MemoryAgent, TurnResult
+from nodes.input_check import InvalidInput
+
+HELP = """Commands:
+  /remember TEXT   store TEXT as a fact about you
+  /forget TEXT     delete every memory matching TEXT, everywhere
+  /memories        what do you remember about me?
+  /memory on|off   switch long-term memory on or off for you
+  /end             end the session (consolidate it into long-term memory)
+  /quit            leave (without ending the session)
+  /help            this text"""
+
+
+def _review(agent: MemoryAgent, thread: str, result: TurnResult, ask: Callable[[str], str]) -> TurnResult:
+    """Answer rule-review interrupts until the turn completes."""
+    while result.interrupt:
+        proposal = result.interrupt
+        answer = ask(f"[review] save this rule? {proposal.get('rule')!r} ({proposal.get('action', 'add')}) [y/N] ")
+        result = agent.resume(thread, answer.strip().lower() in {"y", "yes"})
+    return result
+
+
+def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
+    """Run a slash command; return text to print, or None for /quit."""
+    cmd, _, arg = line.partition(" ")
+    arg = arg.strip()
+    if cmd == "/quit":
+        return None
+    if cmd == "/help":
+        return HELP
+    if cmd == "/end":
+        agent.end_session(thread)
+        return "(session ended and consolidated into long-term memory)"
+    if cmd == "/remember":
+        from nodes.layers.semantic import remember
+
+        stored = remember(agent.env(), arg) if arg else []
+        return f"(remembered {len(stored)} fact(s))" if stored else "(nothing to remember: give the fact after /remember)"
+    if cmd == "/forget":
+        from graph.privacy_ops import forget_text
+
+        return str(forget_text(agent, arg)) if arg else "(say what to forget: /forget TEXT)"
+    if cmd == "/memories":
+        from nodes.privacy.export import export_user, render_memories
+
+        return render_memories(export_user(agent.store, agent.env().scope, agent.data_dir))
+    if cmd == "/memory" and arg in ("on", "off"):
+        from nodes.privacy.consent import set_memory_enabled
+
+        set_memory_enabled(agent.store, agent.env().scope, arg == "on")
+        return f"(long-term memory {arg})"
+    return f"unknown command {cmd!r}; /help lists the commands"
+
+
+def run_repl(agent: MemoryAgent, thread: str | None, ask: Callable[[str], str] = input) -> int:
+    thread = thread or f"thread-{uuid.uuid4().hex[:8]}"
+    print(f"user {agent.context.user_id!r}, thread {thread!r}. /help for commands.")
+    while True:
+        try:
+            line = ask("you> ")
+        except EOFError:
+            return 0
+        if line.startswith("/"):
+            out = handle_command(agent, thread, line.strip())
+            if out is None:
+                return 0
+            print(out)
+            continue
+        try:
+            result = _review(agent, thread, agent.say(line, thread), ask)
+        except InvalidInput as err:
+            print(f"error: {err}")
+            continue
+        print(f"agent> {result.reply}")

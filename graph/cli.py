@@ -1,0 +1,103 @@
+"""`memory-agent`: chat, demo, import, recall, memories, forget, delete-user, memory-on/off.
+
+Every subcommand shares ``--data-dir`` (env MEMORY_DATA_DIR, default ./data) and
+takes the user id from ``--user`` (env MEMORY_USER_ID): configuration, never
+model output. Errors print one clear line and exit 2; nothing stored is touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Sequence
+
+from graph.context import Context
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
+
+
+def command(name: str) -> Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]]:
+    def register(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+        COMMANDS[name] = fn
+        return fn
+
+    return register
+
+
+def context_from(args: argparse.Namespace, **extra: object) -> Context:
+    """A Context from flags, falling back to env/.env for whatever was not given."""
+    given = {k: v for k, v in {
+        "user_id": getattr(args, "user", None),
+        "data_dir": args.data_dir,
+        "chat_model": args.chat_model,
+        "embedding_model": args.embedding_model,
+        **extra,
+    }.items() if v is not None}
+    return Context(**given)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="memory-agent",
+        description="A LangGraph agent with long-term memory that runs offline on embedded models.",
+    )
+    p.add_argument("--data-dir", default=None, help="where memory lives (env MEMORY_DATA_DIR, default ./data)")
+    p.add_argument("--chat-model", default=None, help="'local', 'openai:<model>' or 'scripted' (env MEMORY_CHAT_MODEL)")
+    p.add_argument("--embedding-model", default=None, help="'local', 'openai:<model>' or 'hash:<dims>' (env MEMORY_EMBEDDING_MODEL)")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    s = sub.add_parser("chat", help="talk to the agent (/remember, /forget, /memories, /memory on|off, /end, /quit)")
+    s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
+    s.add_argument("--thread", help="thread id; the same id resumes the conversation (default: a new thread)")
+
+    s = sub.add_parser("demo", help="scripted two-session demo: facts from session 1 recalled in session 2")
+    s.add_argument("--user", default="demo-user", help="user id for the demo (its memory is reset first)")
+    s.add_argument("--session", type=int, choices=(1, 2), help=argparse.SUPPRESS)
+
+    s = sub.add_parser("import", help="import a JSONL conversation (one past session per thread)")
+    s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
+    s.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    s.add_argument("file", help="JSONL: {thread, id, time, role, name?, text} per line")
+
+    s = sub.add_parser("recall", help="recall memories for each query of a JSONL file; prints JSONL")
+    s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
+    s.add_argument("--k", type=int, default=10, help="results per query (default 10)")
+    s.add_argument("--kind", choices=("message", "fact", "episode", "rule"), help="only this kind of memory")
+    s.add_argument("queries", help="JSONL: {id, query, time?} per line")
+
+    s = sub.add_parser("memories", help="show (or export) everything kept about a user")
+    s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
+    s.add_argument("--json", action="store_true", help="export as JSON")
+
+    s = sub.add_parser("forget", help="delete every memory matching TEXT, everywhere")
+    s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
+    s.add_argument("text", help="what to forget")
+
+    s = sub.add_parser("delete-user", help="remove every trace of a user, threads included")
+    s.add_argument("user", help="the user id to delete")
+
+    for name, verb in (("memory-on", "resume"), ("memory-off", "pause")):
+        s = sub.add_parser(name, help=f"{verb} long-term memory for a user (persisted)")
+        s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from graph import commands  # noqa: F401  (registers the subcommands)
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 0
+    try:
+        return COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        return 130
+    except (ValueError, RuntimeError, OSError) as err:
+        print(f"memory-agent {args.command}: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""The CLI subcommands (registered into graph.cli.COMMANDS)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from graph.cli import command, context_from
+from graph.runtime import MemoryAgent
+
+
+def _agent(args: argparse.Namespace, **extra: object) -> MemoryAgent:
+    return MemoryAgent(context_from(args, **extra))
+
+
+@command("chat")
+def chat(args: argparse.Namespace) -> int:
+    from graph.chat_repl import run_repl
+
+    with _agent(args) as agent:
+        return run_repl(agent, args.thread)
+
+
+@command("demo")
+def demo(args: argparse.Namespace) -> int:
+    from graph.demo import run_demo
+
+    return run_demo(args)
+
+
+@command("import")
+def import_(args: argparse.Namespace) -> int:
+    from graph.builder import default_layers
+    from nodes.importer import import_jsonl
+
+    with _agent(args) as agent:
+        report = import_jsonl(args.file, agent.env(), default_layers(), progress=not args.no_progress)
+    print(report, file=sys.stderr)
+    return 0
+
+
+@command("recall")
+def recall(args: argparse.Namespace) -> int:
+    from graph.builder import default_layers
+    from nodes.recall import recall_queries
+
+    if args.k <= 0:
+        raise ValueError("--k must be a positive number")
+    with _agent(args) as agent:
+        for row in recall_queries(args.queries, agent.env(), default_layers(), k=args.k, kind=args.kind):
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+    return 0
+
+
+@command("memories")
+def memories(args: argparse.Namespace) -> int:
+    from nodes.privacy.export import export_user, render_memories
+
+    with _agent(args) as agent:
+        data = export_user(agent.store, agent.env().scope, agent.data_dir)
+    print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else render_memories(data))
+    return 0
+
+
+@command("forget")
+def forget(args: argparse.Namespace) -> int:
+    from graph.privacy_ops import forget_text
+
+    with _agent(args) as agent:
+        report = forget_text(agent, args.text)
+    print(report)
+    return 0
+
+
+@command("delete-user")
+def delete_user(args: argparse.Namespace) -> int:
+    from graph.privacy_ops import delete_user_everywhere
+
+    with _agent(args) as agent:
+        report = delete_user_everywhere(agent, args.user)
+    print(report)
+    return 0
+
+
+def _switch(args: argparse.Namespace, on: bool) -> int:
+    from nodes.privacy.consent import set_memory_enabled
+
+    with _agent(args) as agent:
+        set_memory_enabled(agent.store, agent.env().scope, on)
+    print(f"long-term memory {'on' if on else 'off'} for user {agent.context.user_id!r}")
+    return 0
+
+
+@command("memory-on")
+def memory_on(args: argparse.Namespace) -> int:
+    return _switch(args, True)
+
+
+@command("memory-off")
+def memory_off(args: argparse.Namespace) -> int:
+    return _switch(args, False)

@@ -1,0 +1,76 @@
+"""`memory-agent demo`: two sessions in two processes, memory carried by the long-term store.
+
+Session 1 states durable facts and a preference, then ends (consolidation).
+Session 2 runs in a new process on a new thread, so nothing can come from
+thread history: whatever it knows came through the long-term store.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+from graph.cli import context_from
+from graph.runtime import MemoryAgent
+
+SESSION_1 = [
+    "Hi! My name is Ana Costa.",
+    "I'm vegetarian and I'm allergic to peanuts.",
+    "I live in Lisbon and I work as a nurse.",
+    "Please keep your answers short.",
+]
+SESSION_2 = "Can you suggest a dinner recipe for me tonight?"
+
+
+def _banner(text: str) -> None:
+    print(f"\n{'=' * 72}\n{text}\n{'=' * 72}", flush=True)
+
+
+def _session_1(agent: MemoryAgent) -> None:
+    thread = "demo-session-1"
+    for text in SESSION_1:
+        print(f"\nuser> {text}")
+        result = agent.say(text, thread)
+        while result.interrupt:
+            print(f"[rule review] {result.interrupt.get('action', 'add')}: {result.interrupt.get('rule')!r} -> approved (demo)")
+            result = agent.resume(thread, True)
+        print(f"agent> {result.reply}")
+    agent.end_session(thread)
+    from nodes.privacy.export import export_user
+
+    data = export_user(agent.store, agent.env().scope, agent.data_dir)
+    _banner("Stored in long-term memory after session 1")
+    print(json.dumps({k: data[k] for k in ("profile", "facts", "episodes", "rules") if k in data}, indent=2, ensure_ascii=False))
+
+
+def _session_2(agent: MemoryAgent) -> None:
+    thread = "demo-session-2"
+    print(f"\nuser> {SESSION_2}")
+    result = agent.say(SESSION_2, thread)
+    _banner("Recalled for session 2 (new process, new thread)")
+    for item in result.recalled:
+        print(f"  [{item['kind']:8}] score={item['score']:.2f}  {item['text']}")
+    _banner("Assembled system prompt")
+    print(result.system_prompt)
+    _banner("Answer")
+    print(f"agent> {result.reply}")
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    if args.session:
+        with MemoryAgent(context_from(args)) as agent:
+            (_session_1 if args.session == 1 else _session_2)(agent)
+        return 0
+    base = [sys.executable, "-m", "graph.cli"]
+    for flag, value in (("--data-dir", args.data_dir), ("--chat-model", args.chat_model), ("--embedding-model", args.embedding_model)):
+        if value:
+            base += [flag, value]
+    subprocess.run(base + ["delete-user", args.user], check=True, stdout=subprocess.DEVNULL)
+    for n in (1, 2):
+        _banner(f"Session {n} (process {n})")
+        done = subprocess.run(base + ["demo", "--user", args.user, "--session", str(n)])
+        if done.returncode:
+            return done.returncode
+    return 0

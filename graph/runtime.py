@@ -1,0 +1,130 @@
+"""One process's memory agent: data dir, store, checkpointer and compiled graph.
+
+The CLI, the demo and the notebooks all go through ``MemoryAgent`` so they open
+the same files the same way. ``langgraph dev`` does not use it: the server
+brings persistence through ``langgraph.json`` (see graph/studio.py).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from dataclasses import dataclass, field, replace
+from typing import Any, Sequence
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.store.base import BaseStore
+from langgraph.types import Command
+
+from graph.builder import compile_graph
+from graph.context import Context
+from graph.models import embedding_dims, load_embeddings, validate_chat_spec, validate_embedding_spec
+from nodes.input_check import check_user_text
+from nodes.layers.base import LayerEnv, MemoryLayer
+from nodes.respond import ToolFactory
+from stores.checkpointer import open_checkpointer
+from stores.data_dir import STORE_SUBDIR, DataDirError, prepare_data_dir
+from stores.namespaces import UserScope
+
+
+def open_store(data_dir: str, embedding_spec: str) -> BaseStore:
+    """Our FAISS + SQLite store under ``<data_dir>/store``, indexing each value's "text"."""
+    from stores.faiss_sqlite import FaissSqliteStore
+
+    root = prepare_data_dir(data_dir)
+    index = {"dims": embedding_dims(embedding_spec), "embed": load_embeddings(embedding_spec), "fields": ["text"]}
+    try:
+        return FaissSqliteStore(root / STORE_SUBDIR, index=index)
+    except sqlite3.DatabaseError as err:
+        raise DataDirError(
+            f"{root / STORE_SUBDIR} does not hold a readable memory store ({err}); nothing was changed. "
+            "Move it aside or choose another --data-dir."
+        ) from None
+
+
+@dataclass
+class TurnResult:
+    reply: str
+    recalled: list[dict[str, Any]] = field(default_factory=list)
+    system_prompt: str = ""
+    interrupt: dict[str, Any] | None = None
+
+
+class MemoryAgent:
+    """The agent with its persistence, for one process."""
+
+    def __init__(
+        self,
+        context: Context | None = None,
+        *,
+        layers: Sequence[MemoryLayer] | None = None,
+        chat_model: BaseChatModel | None = None,
+        tool_factory: ToolFactory | None = None,
+    ) -> None:
+        self.context = context or Context()
+        UserScope(self.context.user_id)
+        validate_chat_spec(self.context.chat_model)
+        validate_embedding_spec(self.context.embedding_model)
+        self.data_dir = prepare_data_dir(self.context.data_dir)
+        self.context = replace(self.context, data_dir=str(self.data_dir))
+        self.store = open_store(str(self.data_dir), self.context.embedding_model)
+        self.checkpointer = open_checkpointer(self.data_dir)
+        self.graph = compile_graph(
+            self.checkpointer, self.store, layers, chat_model=chat_model, tool_factory=tool_factory
+        )
+
+    def _config(self, thread: str) -> dict[str, Any]:
+        return {"configurable": {"thread_id": thread}}
+
+    def _result(self, out: dict[str, Any]) -> TurnResult:
+        interrupts = out.get("__interrupt__") or []
+        replies = [m for m in out.get("messages") or [] if isinstance(m, AIMessage) and not m.tool_calls]
+        return TurnResult(
+            reply=replies[-1].text if replies else "",
+            recalled=list(out.get("recalled") or []),
+            system_prompt=out.get("system_prompt") or "",
+            interrupt=interrupts[0].value if interrupts else None,
+        )
+
+    def say(self, text: str, thread: str) -> TurnResult:
+        """One turn. Bad input raises ``InvalidInput`` before anything is stored."""
+        check_user_text(text, self.context.max_message_chars)
+        msg = HumanMessage(content=text, id=str(uuid.uuid4()))
+        out = self.graph.invoke({"messages": [msg], "end_session": False}, self._config(thread), context=self.context)
+        return self._result(out)
+
+    def resume(self, thread: str, approve: bool) -> TurnResult:
+        """Answer a pending rule review."""
+        out = self.graph.invoke(Command(resume={"approve": approve}), self._config(thread), context=self.context)
+        return self._result(out)
+
+    def end_session(self, thread: str) -> TurnResult:
+        """Consolidate the session into long-term memory (episode, facts, rules)."""
+        out = self.graph.invoke({"end_session": True}, self._config(thread), context=self.context)
+        return self._result(out)
+
+    def thread_messages(self, thread: str) -> list[Any]:
+        return list(self.graph.get_state(self._config(thread)).values.get("messages") or [])
+
+    def env(self, chat_model: BaseChatModel | None = None) -> LayerEnv:
+        """A layer environment for commands that act outside a turn (/remember, import, recall)."""
+        return LayerEnv(
+            store=self.store,
+            scope=UserScope(self.context.user_id),
+            context=self.context,
+            embeddings=load_embeddings(self.context.embedding_model),
+            chat_model=chat_model,
+        )
+
+    def close(self) -> None:
+        self.checkpointer.conn.close()
+        close = getattr(self.store, "close", None)
+        if close:
+            close()
+
+    def __enter__(self) -> "MemoryAgent":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,24 @@
+"""assemble: turn what was recalled into the system prompt (see nodes/prompt.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.context import Context
+from nodes.env import context_of
+from nodes.prompt import render_system_prompt
+
+
+def assemble(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
+    ctx = context_of(runtime)
+    prompt = render_system_prompt(
+        ctx.persona,
+        state.get("recalled") or [],
+        state.get("summary") or "",
+        datetime.now(timezone.utc),
+        ctx.memory_budget_tokens,
+    )
+    return {"system_prompt": prompt}

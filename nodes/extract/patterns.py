@@ -1,0 +1,141 @@
+"""The rule extractor's allow-list: which first-person statements are durable.
+
+Only statements matching one of these patterns are stored, so moods, requests and
+small talk ("I'm tired", "I'd like a poem") fall through by default. Patterns run
+on one clause at a time, after "I am" has become "I'm" and "do not" "don't".
+Keyed patterns come first: a clause that fills a profile slot should not also
+become a loose fact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+DIETS = (r"vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|gluten[- ]free|"
+         r"dairy[- ]free|kosher|halal|plant[- ]based|lacto[- ]vegetarian")
+OCCUPATIONS = (
+    r"teacher|nurse|doctor|engineer|developer|programmer|lawyer|chef|cook|student|designer|"
+    r"accountant|architect|scientist|researcher|writer|journalist|photographer|pharmacist|dentist|"
+    r"firefighter|farmer|pilot|electrician|plumber|carpenter|mechanic|consultant|manager|analyst|"
+    r"librarian|professor|lecturer|translator|musician|artist|actor|actress|therapist|psychologist|"
+    r"veterinarian|vet|paramedic|surgeon|baker|barista|cashier|driver|secretary|entrepreneur|"
+    r"freelancer|tutor|coach|editor|economist|physicist|chemist|biologist|mathematician|"
+    r"statistician|police officer|social worker|civil servant|nanny|soldier|intern|data scientist|"
+    r"product manager|web developer|software engineer|(?:phd|grad|graduate|medical|law) student"
+)
+LANGUAGES = (
+    r"english|french|german|spanish|italian|portuguese|dutch|swedish|norwegian|danish|finnish|"
+    r"polish|czech|russian|ukrainian|greek|turkish|arabic|hebrew|persian|farsi|hindi|urdu|bengali|"
+    r"punjabi|tamil|mandarin|cantonese|chinese|japanese|korean|vietnamese|thai|indonesian|malay|"
+    r"tagalog|swahili|hungarian|romanian|catalan|basque|welsh|irish|icelandic|esperanto|latin"
+)
+HEALTH = (r"(?:type [12] )?diabetes|asthma|adhd|autism|epilepsy|(?:celiac|coeliac) disease|migraines|"
+          r"high blood pressure|hypertension|dyslexia|arthritis|a bad back|a heart condition|"
+          r"tinnitus|lupus|crohn's(?: disease)?|chronic \w+ pain")
+RELATIVES = (r"wife|husband|partner|sons?|daughters?|kids?|children|mom|mother|mum|dad|father|"
+             r"brothers?|sisters?|boyfriend|girlfriend|best friend|parents|grandmother|grandfather|"
+             r"grandma|grandpa|dog|cat|puppy|kitten")
+POSSESSIONS = (r"dogs?|cats?|kids?|children|sons?|daughters?|brothers?|sisters?|siblings?|husband|wife|"
+               r"partner|boyfriend|girlfriend|pets?|parrots?|rabbits?|hamsters?|horses?|grandchildren|"
+               r"grandkids|twins|baby|puppy|kitten|car|bike|motorcycle|house|flat|apartment|garden")
+ACTIVITIES = (r"play|practice|practise|collect|volunteer|teach|study|knit|paint|surf|ski|climb|hike|"
+              r"swim|run|cycle|garden|meditate|sing|dance|cook|bake|read|watch|listen to|use|code in|"
+              r"program in|drive|own|ride|speak|attend|support|follow|eat|drink")
+PREFERENCES = (r"prefer|like|love|enjoy|adore|hate|dislike|detest|can't stand|don't like|"
+               r"don't enjoy|am a (?:huge |big )?fan of|'m a (?:huge |big )?fan of")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One durable-statement pattern.
+
+    ``template`` renders a keyed fact from its value ("{v}", or "{a_v}" for the
+    value with an article); without one the clause itself is rewritten in the
+    third person. ``cut`` trims the value at the first trailing phrase ("Paris
+    with my wife" -> "Paris"), which suits names and places but not lists.
+    """
+
+    pattern: re.Pattern[str]
+    category: str
+    key: str | None = None
+    template: str | None = None
+    cut: bool = False
+    importance: int = 5
+
+
+def _r(pattern: str, category: str, **kw: object) -> Rule:
+    return Rule(re.compile(pattern, re.IGNORECASE), category, **kw)  # type: ignore[arg-type]
+
+
+RULES: tuple[Rule, ...] = (
+    _r(r"^my name(?: is|'s) (?P<v>.+)$", "identity", key="name", template="The user's name is {v}.", cut=True),
+    _r(r"^(?:please )?call me (?P<v>[A-Z][\w'-]*(?: [A-Z][\w'-]*)?)\b", "identity", key="preferred_name",
+       template="The user likes to be called {v}.", cut=True),
+    _r(r"^i go by (?P<v>.+)$", "identity", key="preferred_name", template="The user likes to be called {v}.", cut=True),
+    _r(r"^my pronouns are (?P<v>\w+/\w+(?:/\w+)?)", "identity", key="pronouns", template="The user's pronouns are {v}."),
+    _r(r"^i use (?P<v>\w+/\w+(?:/\w+)?) pronouns", "identity", key="pronouns", template="The user's pronouns are {v}."),
+    _r(r"^i'm (?P<v>\d{1,3})(?: years old| years| yo)?$", "identity", key="age", template="The user is {v} years old."),
+    _r(r"^(?:my birthday is|i was born on) (?:on )?(?P<v>.+)$", "identity", key="birthday",
+       template="The user's birthday is {v}.", cut=True),
+    _r(r"^my time ?zone is (?P<v>.+)$", "location", key="timezone", template="The user's time zone is {v}.", cut=True),
+    _r(r"^i(?: currently| now)? (?:live|reside) in (?P<v>.+)$", "location", key="location",
+       template="The user lives in {v}.", cut=True),
+    _r(r"^i'm (?:currently |now )?(?:living|based) in (?P<v>.+)$", "location", key="location",
+       template="The user lives in {v}.", cut=True),
+    _r(r"^i (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", "location", key="location",
+       template="The user lives in {v}.", cut=True),
+    _r(r"^(?:i'm (?:originally )?from|i grew up in|i was born in) (?P<v>[a-z].+)$", "identity", key="hometown",
+       template="The user is from {v}.", cut=True),
+    _r(rf"^i'm (?:(?:a|an) )?(?:strict |strictly |fully )?(?P<v>{DIETS})$", "diet", key="diet",
+       template="The user is {v}."),
+    _r(rf"^i (?:follow|eat|keep|stick to) (?:a |an )?(?P<v>{DIETS}|low[- ]carb|low[- ]fodmap|mediterranean)(?: diet)?$",
+       "diet", key="diet", template="The user follows a {v} diet."),
+    _r(r"^i'm on an? (?P<v>[\w-]+(?: [\w-]+)?) diet$", "diet", key="diet", template="The user follows a {v} diet."),
+    _r(r"^i'm (?:\w+ )?allergic to (?P<v>.+)$", "health", key="allergies"),
+    _r(r"^i have an allergy to (?P<v>.+)$", "health", key="allergies"),
+    _r(r"^i have (?:a |an )?(?:severe |mild |bad )?(?P<v>[\w -]+?) allerg(?:y|ies)$", "health", key="allergies"),
+    _r(rf"^(?:i speak|i'm fluent in|my (?:native|first|mother) (?:language|tongue) is) (?P<v>.*\b(?:{LANGUAGES})\b.*)$",
+       "language", key="language"),
+    _r(rf"^i'm a native (?P<v>{LANGUAGES}) speaker$", "language", key="language"),
+    _r(r"^(?:i work as|i'm working as|i'm employed as|my job is|my profession is) (?:(?:a|an) )?(?P<v>.+)$", "work",
+       key="occupation", template="The user works as {a_v}.", cut=True),
+    _r(rf"^i'm (?:a|an) (?P<v>(?:[\w-]+ ){{0,2}}(?:{OCCUPATIONS}))(?: (?:at|in|for|by|from) .*)?$", "work",
+       key="occupation", template="The user is {a_v}."),
+    _r(r"^i'm (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))$", "work",
+       key="occupation", template="The user is {v}."),
+    _r(r"^i work (?:at|for) (?P<v>(?!home\b|myself\b).+)$", "work", key="employer", template="The user works at {v}.", cut=True),
+    _r(r"^i'm (?P<v>married|single|engaged|divorced|widowed|separated|in a relationship)$", "family",
+       key="relationship_status", template="The user is {v}."),
+    _r(r"^my (?:favou?rite|fave) (?P<k>[a-z][a-z ]{0,30}?) (?:is|are) (?P<v>.+)$", "preference", importance=4),
+    _r(rf"^i have (?P<v>{HEALTH})\b", "health", importance=8),
+    _r(r"^i'm (?P<v>diabetic|colou?r ?blind|deaf|hard of hearing|blind|dyslexic|autistic|epileptic|asthmatic|"
+       r"(?:lactose|gluten|fructose)[- ]intolerant|left-handed|an? (?:early bird|night owl|morning person))$",
+       "health", importance=7),
+    _r(rf"^i have (?:a|an|one|two|three|four|five|\d+) (?:[\w-]+ ){{0,2}}(?P<v>{POSSESSIONS})\b", "family"),
+    _r(rf"^my (?P<v>{RELATIVES})(?:'s name)? (?:is|are|'s|lives|works|loves|likes|has) "
+       r"(?!(?:sick|ill|tired|sad|upset|angry|late|busy|away|here|home|asleep|hungry|coming|visiting|waiting|out|"
+       r"not|being|going)\b).+$", "family"),
+    _r(r"^i'm (?:a |an )(?P<v>(?:proud )?(?:mom|mother|dad|father|parent|grandmother|grandfather|grandparent)\b.*)$",
+       "family"),
+    _r(rf"^i (?:really |absolutely |generally |also |just |much )?(?P<v>(?:{PREFERENCES}) .+)$", "preference"),
+    _r(r"^i'm (?P<v>(?:a (?:huge |big )?fan of|into|passionate about|obsessed with) .+)$", "preference"),
+    _r(r"^i (?P<v>(?:usually|always|often|normally|typically|regularly|never|rarely|mostly) .+)$", "habit"),
+    _r(rf"^i (?:also )?(?P<v>(?:{ACTIVITIES}) .+)$", "activity"),
+    _r(r"^i work (?P<v>from home|remotely|part[- ]time|full[- ]time|night shifts?|weekends|in .+)$", "work"),
+    _r(r"^i'm (?:currently )?(?P<v>(?:learning|studying|training for|saving for|trying to learn) .+)$", "activity"),
+)
+
+# Objects that point at the conversation, not at a lasting taste ("I like that idea").
+DEICTIC_OBJECT = re.compile(
+    r"^(?:\w+ ){0,2}?(?:it|that|this|these|those|you|your|yours|what|how|when|if|them|him|her|"
+    r"the (?:idea|answer|poem|response|suggestion|story|joke|plan|first|second|last|one|way|reply|"
+    r"example|code|result)s?|to (?:know|see|ask|hear|get|have|try|go|talk|chat))\b",
+    re.IGNORECASE,
+)
+# Clauses about the present moment: a mood or a one-off plan, not a durable fact.
+TRANSIENT = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|right now|this (?:morning|afternoon|evening|week|weekend)|"
+    r"at the moment|for now|just now|later|next (?:week|month|year)|last (?:night|week))\b",
+    re.IGNORECASE,
+)

@@ -1,0 +1,225 @@
+"""Episodic memory: one summary per past session, ranked by relevance, recency and importance.
+
+Write policy (``on_session_end``): the session becomes one episode — a short
+summary, an importance from 1 to 10, keywords, the time of its last message, its
+thread and the ids of its messages (provenance). The summary is extractive by
+default: sentences are copied, never rewritten, so names, ids and dates stay
+verbatim. A chat model may write it instead (``use_llm``), but a tiny local model
+invents things, so its text is kept only when it is grounded in the session's
+words, and every identifier is still appended verbatim. A near-duplicate of a
+stored episode is not stored twice. Episodes expire after
+``context.episode_ttl_days``: through the store's TTL when it has one, and always
+through an ``expires_at`` that recall checks, since a store's sweeper may lag.
+
+Read policy (``recall``): candidates from the store's vector search, rescored
+with ``combined_score`` so the presets mean the same here as in every layer.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Sequence
+
+import numpy as np
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
+from nodes.layers.identifiers import (
+    content_words,
+    ensure_verbatim,
+    extract_identifiers,
+    extractive_summary,
+    grounded,
+)
+from nodes.layers.scoring import combined_score, parse_time
+from stores.namespaces import EPISODES
+
+log = logging.getLogger(__name__)
+
+SUMMARY_MAX_WORDS = 80
+MAX_KEYWORDS = 8
+CANDIDATES_PER_RESULT = 4
+
+_SUMMARY_PROMPT = (
+    "Summarise this conversation in at most three sentences. Keep names, ids, amounts "
+    "and dates exactly as written. Do not add anything that is not in the conversation."
+)
+_DURABLE = re.compile(
+    r"\b(?:i am|i'm|my (?:name|wife|husband|partner|son|daughter|job|birthday)|i live|i work|"
+    r"i moved|i have|i prefer|i always|i never|i'm allergic|remember)\b",
+    re.IGNORECASE,
+)
+_DECISION = re.compile(
+    r"\b(?:decided|decide|let's go with|we'll|i'll|agreed|chose|choose|booked|ordered|"
+    r"signed|scheduled|going to|plan to|confirmed)\b",
+    re.IGNORECASE,
+)
+_FEEDBACK = re.compile(
+    r"\b(?:stop|don't|do not|please be|too (?:long|short|verbose)|wrong|incorrect|"
+    r"prefer|from now on)\b",
+    re.IGNORECASE,
+)
+_URGENT = re.compile(r"\b(?:urgent|asap|deadline|important|critical|emergency)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Episode:
+    """A past session as stored: see ``to_value`` for the record's JSON shape."""
+
+    text: str
+    importance: int
+    keywords: tuple[str, ...]
+    time: datetime
+    thread: str
+    sources: tuple[str, ...]
+    summarizer: str  # "extractive" or "llm"
+
+    @property
+    def key(self) -> str:
+        """Stable per session, so consolidating the same session again overwrites it."""
+        return str(uuid.uuid5(uuid.NAMESPACE_URL, "|".join((self.thread, *self.sources))))
+
+    def to_value(self, created_at: datetime, expires_at: datetime) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "importance": self.importance,
+            "keywords": list(self.keywords),
+            "time": self.time.isoformat(),
+            "thread": self.thread,
+            "sources": list(self.sources),
+            "summarizer": self.summarizer,
+            "created_at": created_at.isoformat(),
+            "expires_at": expires_at.isoformat(),
+        }
+
+
+class EpisodicLayer(LayerBase):
+    """Past sessions as summaries; see the module docstring for both policies."""
+
+    name = "episodic"
+
+    def __init__(self, use_llm: bool = False, dedup_threshold: float | None = None) -> None:
+        self.use_llm = use_llm
+        self.dedup_threshold = dedup_threshold
+
+    # -- write policy ---------------------------------------------------------------
+    def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> dict[str, Any] | None:
+        if any(m.text.strip() for m in session):
+            self.save(env, self.summarize(env, session))
+        return None
+
+    def summarize(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> Episode:
+        """The episode for ``session`` (non-empty); importance and keywords need no LLM."""
+        lines = [f"{'User' if m.role == 'user' else 'Assistant'}: {m.text}" for m in session]
+        text, summarizer = None, "extractive"
+        if self.use_llm and env.chat_model is not None:
+            text, summarizer = _llm_summary(env, lines), "llm"
+        if not text:
+            text, summarizer = extractive_summary(lines, SUMMARY_MAX_WORDS), "extractive"
+        return Episode(
+            text=ensure_verbatim(text, [m.text for m in session]),
+            importance=importance(session),
+            keywords=keywords(session),
+            time=max(parse_time(m.time) for m in session),  # type: ignore[type-var]
+            thread=session[-1].thread,
+            sources=tuple(m.id for m in session),
+            summarizer=summarizer,
+        )
+
+    def save(self, env: LayerEnv, episode: Episode) -> str | None:
+        """Store ``episode``; return its key, or None when a near-duplicate is already stored."""
+        ns = env.scope.ns(EPISODES)
+        if self._is_duplicate(env, ns, episode.text):
+            return None
+        ttl_days = float(env.context.episode_ttl_days)
+        value = episode.to_value(env.now, env.now + timedelta(days=ttl_days))
+        if env.store.supports_ttl:
+            env.store.put(ns, episode.key, value, ttl=ttl_days * 24 * 60)
+        else:
+            env.store.put(ns, episode.key, value)
+        return episode.key
+
+    def _is_duplicate(self, env: LayerEnv, ns: tuple[str, ...], text: str) -> bool:
+        threshold = self.dedup_threshold if self.dedup_threshold is not None else env.context.dedup_threshold
+        live = [h for h in env.store.search(ns, query=text, limit=5) if not _expired(h.value, env.now)]
+        if not live:
+            return False
+        vectors = np.asarray(env.embeddings.embed_documents([text, *(h.value["text"] for h in live)]))
+        norms = np.linalg.norm(vectors, axis=1)
+        norms[norms == 0] = 1.0
+        unit = vectors / norms[:, None]
+        return bool((unit[1:] @ unit[0] >= threshold).any())
+
+    # -- read policy ----------------------------------------------------------------
+    def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
+        ctx = env.context
+        hits = env.store.search(env.scope.ns(EPISODES), query=query, limit=ctx.top_k * CANDIDATES_PER_RESULT)
+        scored: list[Recalled] = []
+        for hit in hits:
+            value = hit.value
+            if _expired(value, env.now):
+                continue
+            score = combined_score(
+                relevance=max(0.0, hit.score or 0.0),
+                then=value.get("time"),
+                importance=float(value.get("importance", 0)),
+                now=env.now,
+                weights=ctx.weights,
+                half_life_days=ctx.recency_half_life_days,
+            )
+            if score < ctx.score_floor:
+                continue
+            scored.append(
+                Recalled(
+                    kind="episode",
+                    text=value["text"],
+                    score=score,
+                    sources=tuple(value.get("sources", ())),
+                    key=hit.key,
+                    meta={k: value.get(k) for k in ("time", "thread", "importance", "keywords")},
+                )
+            )
+        scored.sort(key=lambda r: r.score, reverse=True)
+        return scored[: ctx.top_k]
+
+
+def importance(session: Sequence[LoggedMessage]) -> int:
+    """1-10 without an LLM: longer sessions with durable facts, decisions, feedback,
+    identifiers or urgency matter more than small talk."""
+    user_text = "\n".join(m.text for m in session if m.role == "user")
+    all_text = "\n".join(m.text for m in session)
+    score = 1.0 + min(len(all_text.split()) / 100.0, 2.0)
+    score += 2.0 if _DURABLE.search(user_text) else 0.0
+    score += 2.0 if _DECISION.search(all_text) else 0.0
+    score += 1.5 if _FEEDBACK.search(user_text) else 0.0
+    score += 0.5 * min(len(extract_identifiers(all_text)), 3)
+    score += 1.0 if _URGENT.search(all_text) else 0.0
+    return int(round(min(max(score, 1.0), 10.0)))
+
+
+def keywords(session: Sequence[LoggedMessage]) -> tuple[str, ...]:
+    """The most frequent content words, ties broken by first appearance."""
+    counts = Counter(w for m in session for w in content_words(m.text))
+    return tuple(w for w, _ in counts.most_common(MAX_KEYWORDS))
+
+
+def _llm_summary(env: LayerEnv, lines: list[str]) -> str | None:
+    """The chat model's summary, or None when it fails or is not grounded in the session."""
+    transcript = "\n".join(lines)
+    try:
+        reply = env.chat_model.invoke([SystemMessage(_SUMMARY_PROMPT), HumanMessage(transcript)])  # type: ignore[union-attr]
+    except Exception:  # a local model can fail in many ways; the extractive path always works
+        log.warning("episode summary by the chat model failed; using the extractive summary", exc_info=True)
+        return None
+    text = reply.text.strip()
+    return text if text and grounded(text, transcript) else None
+
+
+def _expired(value: dict[str, Any], now: datetime) -> bool:
+    expires_at = parse_time(value.get("expires_at"))
+    return expires_at is not None and expires_at <= now

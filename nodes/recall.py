@@ -1,0 +1,128 @@
+"""Batch recall: a JSONL file of queries in, a JSONL stream of recalled memories out.
+
+Contract (DESIGN §7). Input lines are ``{"id", "query", "time"?}``; other fields
+are ignored, so a benchmark's query file (with answers and evidence) is valid
+input. Output lines are ``{"id", "results": [{"kind", "text", "score", "sources"}]}``
+sorted best first. A query's ``time`` becomes the layers' "now", so recency is
+measured from when the question was asked, not from when the batch runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from nodes.layers.base import LayerEnv, MemoryLayer, Recalled
+from nodes.layers.scoring import parse_time
+
+OUTPUT_KINDS = ("message", "fact", "episode", "rule")
+
+# Layer kinds as the output contract names them; "summary" (the working thread) is
+# not long-term memory and is left out.
+_KIND_OF: dict[str, str] = {"message": "message", "fact": "fact", "profile": "fact", "episode": "episode", "rule": "rule"}
+
+
+class QueryLineError(ValueError):
+    """A malformed query line; no query was run."""
+
+    def __init__(self, source: str, line_no: int, reason: str) -> None:
+        super().__init__(f"{source}, line {line_no}: {reason}")
+        self.source = source
+        self.line_no = line_no
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Query:
+    id: str
+    query: str
+    time: datetime | None = None
+
+
+def _parse_query(line: str) -> Query:
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(obj, dict):
+        raise ValueError("expected a JSON object")
+    for field in ("id", "query"):
+        if not isinstance(obj.get(field), str) or not obj[field].strip():
+            raise ValueError(f"field {field!r} must be a non-empty string")
+    raw_time = obj.get("time")
+    time = None
+    if raw_time is not None:
+        if not isinstance(raw_time, str):
+            raise ValueError("field 'time' must be an ISO-8601 string")
+        try:
+            time = parse_time(raw_time)
+        except ValueError:
+            raise ValueError(f"field 'time' is not ISO-8601: {raw_time!r}") from None
+    return Query(id=obj["id"], query=obj["query"], time=time)
+
+
+def parse_queries(lines: Iterable[str], source: str = "<queries>") -> list[Query]:
+    """Every line validated first (blank lines skipped), so a bad line runs nothing."""
+    queries = []
+    for line_no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            queries.append(_parse_query(line))
+        except ValueError as exc:
+            raise QueryLineError(source, line_no, str(exc)) from None
+    return queries
+
+
+def validate_kind(kind: str | None) -> str | None:
+    if kind is not None and kind not in OUTPUT_KINDS:
+        raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(OUTPUT_KINDS)}")
+    return kind
+
+
+def _result(item: Recalled, kind: str) -> dict[str, Any]:
+    return {"kind": kind, "text": item.text, "score": round(float(item.score), 6), "sources": list(item.sources)}
+
+
+def recall_one(env: LayerEnv, layers: Sequence[MemoryLayer], query: str, k: int, kind: str | None = None) -> list[dict[str, Any]]:
+    """The ``k`` best results over all layers, as output-contract dicts."""
+    if k <= 0:
+        raise ValueError("k must be positive")
+    env = dataclasses.replace(env, context=dataclasses.replace(env.context, top_k=k))
+    merged: list[tuple[float, dict[str, Any]]] = []
+    for layer in layers:
+        for item in layer.recall(env, query):
+            out_kind = _KIND_OF.get(item.kind)
+            if out_kind is None or (kind is not None and out_kind != kind):
+                continue
+            merged.append((item.score, _result(item, out_kind)))
+    merged.sort(key=lambda pair: pair[0], reverse=True)  # stable: ties keep layer order
+    return [result for _, result in merged[:k]]
+
+
+def recall_queries(
+    path_or_lines: str | Path | Iterable[str],
+    env: LayerEnv,
+    layers: Sequence[MemoryLayer],
+    k: int,
+    kind: str | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Output records, one per query, in input order. Validation happens before the first yield."""
+    validate_kind(kind)
+    if isinstance(path_or_lines, (str, Path)):
+        with Path(path_or_lines).open(encoding="utf-8") as fh:
+            queries = parse_queries(fh, source=str(path_or_lines))
+    else:
+        queries = parse_queries(path_or_lines)
+    return _run(queries, env, layers, k, kind)
+
+
+def _run(queries: list[Query], env: LayerEnv, layers: Sequence[MemoryLayer], k: int, kind: str | None) -> Iterator[dict[str, Any]]:
+    for q in queries:
+        q_env = dataclasses.replace(env, now=q.time) if q.time is not None else env
+        yield {"id": q.id, "results": recall_one(q_env, layers, q.query, k, kind)}

@@ -1,0 +1,386 @@
+"""The ``/memories`` file tool: a per-user folder of notes the model edits itself.
+
+The model chooses every path and every byte it writes, so each argument is
+untrusted. A virtual path must start with ``/memories``; it is mapped onto
+``<data_dir>/memories/<user_id>/`` (the user id comes from config, never from
+the model) and refused, with a message the model can act on, when it contains
+``..``, a NUL byte, an overlong name, or resolves through a symbolic link to
+somewhere outside that folder. Files are UTF-8 text under a size limit, and
+every write goes to a temporary file that is renamed over the old one, so an
+error never leaves a half-written or emptied file behind.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Iterator, Literal
+
+from langchain_core.tools import BaseTool, StructuredTool
+from pydantic import BaseModel, Field, ValidationError
+
+from stores.data_dir import MEMORY_FILES_SUBDIR
+from stores.namespaces import UserScope
+
+VIRTUAL_ROOT = "/memories"
+MAX_PATH_CHARS = 1024
+MAX_NAME_BYTES = 255
+DEFAULT_MAX_FILE_BYTES = 64 * 1024
+DEFAULT_MAX_TOTAL_BYTES = 1024 * 1024
+
+Command = Literal["view", "create", "str_replace", "insert", "delete", "rename"]
+# command -> (required arguments, optional arguments)
+_ARGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "view": (("path",), ("view_range",)),
+    "create": (("path", "file_text"), ()),
+    "str_replace": (("path", "old_str"), ("new_str",)),
+    "insert": (("path", "insert_line", "insert_text"), ()),
+    "delete": (("path",), ()),
+    "rename": (("old_path", "new_path"), ()),
+}
+
+
+class MemoryFileError(ValueError):
+    """A refused or failed file operation; the message is meant for the model."""
+
+
+def user_memory_dir(data_dir: str | os.PathLike[str], scope: UserScope) -> Path:
+    """Where ``scope``'s memory files live on disk."""
+    return Path(data_dir) / MEMORY_FILES_SUBDIR / scope.user_id
+
+
+class MemoryFiles:
+    """File operations confined to one user's memory folder.
+
+    Holds no state besides the folder, so a new instance (a new session or
+    process) sees exactly what earlier ones wrote.
+    """
+
+    def __init__(
+        self,
+        data_dir: str | os.PathLike[str],
+        scope: UserScope,
+        *,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES,
+    ) -> None:
+        self.root = user_memory_dir(data_dir, scope)
+        self.max_file_bytes = max_file_bytes
+        self.max_total_bytes = max_total_bytes
+
+    # ---- dispatch -------------------------------------------------------
+    def execute(self, command: str, **args: Any) -> str:
+        """Run one tool call; raises ``MemoryFileError`` with a readable message."""
+        if command not in _ARGS:
+            raise MemoryFileError(f"unknown command {command!r}; expected one of {', '.join(_ARGS)}")
+        required, optional = _ARGS[command]
+        given = {k: v for k, v in args.items() if v is not None}
+        missing = [k for k in required if k not in given]
+        if missing:
+            raise MemoryFileError(f"command {command!r} needs {', '.join(repr(k) for k in missing)}")
+        extra = sorted(set(given) - set(required) - set(optional))
+        if extra:
+            raise MemoryFileError(f"command {command!r} does not take {', '.join(repr(k) for k in extra)}")
+        try:
+            return getattr(self, command)(**given)
+        except OSError as err:
+            raise MemoryFileError(f"{command} failed: {err.strerror or err}") from None
+
+    # ---- commands -------------------------------------------------------
+    def view(self, path: str, view_range: list[int] | None = None) -> str:
+        """A directory listing, or a file with 1-based line numbers."""
+        target = self._resolve(path)
+        if target.is_dir() or target == self._real_root():
+            if view_range is not None:
+                raise MemoryFileError("view_range applies to files, not directories")
+            return self._listing(target)
+        lines = self._read(target, path).splitlines()
+        first, last = 1, len(lines)
+        if view_range is not None:
+            first, last = self._check_range(view_range, len(lines))
+        return "\n".join(f"{n:6d}\t{lines[n - 1]}" for n in range(first, last + 1)) or f"({path} is empty)"
+
+    def create(self, path: str, file_text: str) -> str:
+        """Create a file, or overwrite an existing one, with ``file_text``."""
+        target = self._resolve(path)
+        if target == self._real_root() or target.is_dir():
+            raise MemoryFileError(f"{path} is a directory; give a file path such as {VIRTUAL_ROOT}/notes.md")
+        existed = target.exists()
+        self._write(target, file_text, path)
+        return f"{'Overwrote' if existed else 'Created'} {path} ({len(file_text.splitlines())} lines)"
+
+    def str_replace(self, path: str, old_str: str, new_str: str = "") -> str:
+        """Replace the one occurrence of ``old_str``; refuse when it is missing or ambiguous."""
+        self._need_str("old_str", old_str)
+        self._need_str("new_str", new_str)
+        if old_str == "":
+            raise MemoryFileError("old_str must not be empty")
+        target = self._resolve(path)
+        text = self._read(target, path)
+        count = text.count(old_str)
+        if count == 0:
+            raise MemoryFileError(f"old_str was not found in {path}; nothing changed (view the file to copy it exactly)")
+        if count > 1:
+            starts, pos = [], text.find(old_str)
+            while pos != -1:
+                starts.append(pos)
+                pos = text.find(old_str, pos + 1)
+            lines = sorted({text.count("\n", 0, p) + 1 for p in starts})
+            raise MemoryFileError(
+                f"old_str occurs {count} times in {path} (lines {', '.join(map(str, lines))}); "
+                "include more surrounding text so it is unique; nothing changed"
+            )
+        self._write(target, text.replace(old_str, new_str, 1), path)
+        return f"Edited {path}: replaced 1 occurrence"
+
+    def insert(self, path: str, insert_line: int, insert_text: str) -> str:
+        """Insert ``insert_text`` after line ``insert_line`` (0 inserts at the top)."""
+        self._need_str("insert_text", insert_text)
+        if not isinstance(insert_line, int) or isinstance(insert_line, bool):
+            raise MemoryFileError(f"insert_line must be an integer, got {insert_line!r}")
+        target = self._resolve(path)
+        lines = self._read(target, path).splitlines(keepends=True)
+        if not 0 <= insert_line <= len(lines):
+            raise MemoryFileError(f"insert_line must be between 0 and {len(lines)} for {path}, got {insert_line}")
+        if lines and not lines[-1].endswith("\n"):
+            lines[-1] += "\n"
+        block = insert_text if insert_text.endswith("\n") else insert_text + "\n"
+        lines.insert(insert_line, block)
+        self._write(target, "".join(lines), path)
+        return f"Inserted {len(block.splitlines())} line(s) into {path} after line {insert_line}"
+
+    def delete(self, path: str) -> str:
+        """Delete a file, or a directory with everything in it."""
+        target = self._resolve(path)
+        if target == self._real_root():
+            raise MemoryFileError(f"refusing to delete {VIRTUAL_ROOT} itself; delete the files in it instead")
+        if target.is_dir():
+            shutil.rmtree(target)
+        elif target.exists():
+            target.unlink()
+        else:
+            raise MemoryFileError(f"{path} does not exist; nothing deleted")
+        return f"Deleted {path}"
+
+    def rename(self, old_path: str, new_path: str) -> str:
+        """Move a file or directory; the destination must not exist yet."""
+        source, dest = self._resolve(old_path), self._resolve(new_path)
+        root = self._real_root()
+        if root in (source, dest):
+            raise MemoryFileError(f"{VIRTUAL_ROOT} itself cannot be renamed")
+        if not source.exists():
+            raise MemoryFileError(f"{old_path} does not exist")
+        if dest.exists():
+            raise MemoryFileError(f"{new_path} already exists; delete it first or choose another name")
+        if source.is_dir() and dest.is_relative_to(source):
+            raise MemoryFileError(f"cannot move {old_path} into itself")
+        self._mkdirs(dest.parent, new_path)
+        os.rename(source, dest)
+        return f"Renamed {old_path} to {new_path}"
+
+    # ---- whole-folder operations (export, forget, delete-user) ----------
+    def iter_files(self) -> Iterator[tuple[str, Path]]:
+        """(virtual path, real path) of every regular file, symbolic links skipped."""
+        if not self.root.is_dir():
+            return
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not os.path.islink(os.path.join(dirpath, d)))
+            for name in sorted(filenames):
+                real = Path(dirpath) / name
+                if name.startswith(".") or real.is_symlink() or not real.is_file():
+                    continue
+                yield f"{VIRTUAL_ROOT}/{real.relative_to(self.root).as_posix()}", real
+
+    def remove_lines(self, matches: Callable[[str], bool]) -> dict[str, int]:
+        """Drop every line ``matches`` accepts; delete files left with no text.
+
+        Returns {virtual path: lines removed}; a deleted file counts as -1 so the
+        caller can tell "edited" from "removed". Undecodable bytes are kept as
+        they were (surrogateescape), so cleaning one line never corrupts the rest.
+        """
+        changed: dict[str, int] = {}
+        for vpath, real in list(self.iter_files()):
+            lines = real.read_bytes().decode("utf-8", "surrogateescape").splitlines(keepends=True)
+            kept = [line for line in lines if not matches(line)]
+            if len(kept) == len(lines):
+                continue
+            if "".join(kept).strip():
+                self._replace_bytes(real, "".join(kept).encode("utf-8", "surrogateescape"))
+                changed[vpath] = len(lines) - len(kept)
+            else:
+                real.unlink()
+                changed[vpath] = -1
+        return changed
+
+    def delete_all(self) -> bool:
+        """Remove the user's whole folder; True when there was one."""
+        if not self.root.exists():
+            return False
+        shutil.rmtree(self.root)
+        return True
+
+    # ---- helpers --------------------------------------------------------
+    def _real_root(self) -> Path:
+        return Path(os.path.realpath(self.root))
+
+    def _resolve(self, path: Any) -> Path:
+        """Map a virtual path to a real one inside the root, or refuse it."""
+        if not isinstance(path, str):
+            raise MemoryFileError(f"path must be a string, got {type(path).__name__}")
+        if "\x00" in path:
+            raise MemoryFileError("path contains a NUL byte")
+        if len(path) > MAX_PATH_CHARS:
+            raise MemoryFileError(f"path is {len(path)} characters long; the limit is {MAX_PATH_CHARS}")
+        if "\\" in path:
+            raise MemoryFileError("use '/' to separate path parts; backslashes are not allowed")
+        if path != VIRTUAL_ROOT and not path.startswith(VIRTUAL_ROOT + "/"):
+            raise MemoryFileError(f"path {path!r} is outside the memory directory; paths must start with {VIRTUAL_ROOT}/")
+        parts = [p for p in path[len(VIRTUAL_ROOT):].split("/") if p not in ("", ".")]
+        for part in parts:
+            if part == "..":
+                raise MemoryFileError(f"path {path!r} contains '..'; parent-directory steps are not allowed")
+            if len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+                raise MemoryFileError(f"a name in {path[:60]!r}... is longer than {MAX_NAME_BYTES} bytes")
+            if part.startswith("."):
+                raise MemoryFileError(f"names starting with '.' are reserved ({part!r})")
+            if any(ord(c) < 32 or ord(c) == 127 for c in part):
+                raise MemoryFileError(f"path {path!r} contains a control character")
+        root = self._real_root()
+        real = Path(os.path.realpath(root.joinpath(*parts)))
+        if real != root and not real.is_relative_to(root):
+            raise MemoryFileError(f"path {path!r} leads outside the memory directory through a symbolic link")
+        return real
+
+    def _read(self, target: Path, path: str) -> str:
+        if target.is_dir():
+            raise MemoryFileError(f"{path} is a directory; use view to list it")
+        if not target.is_file():
+            raise MemoryFileError(f"{path} does not exist (view {VIRTUAL_ROOT} to list the files)")
+        size = target.stat().st_size
+        if size > self.max_file_bytes:
+            raise MemoryFileError(f"{path} is {size} bytes; files over {self.max_file_bytes} bytes are not read")
+        try:
+            return target.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            raise MemoryFileError(f"{path} is not UTF-8 text; only text files can be read or edited") from None
+
+    def _write(self, target: Path, text: str, path: str) -> None:
+        self._need_str("file content", text)
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise MemoryFileError("content is not valid UTF-8 text (it holds an unpaired surrogate)") from None
+        if "\x00" in text:
+            raise MemoryFileError("content contains NUL bytes; only text can be stored")
+        if len(data) > self.max_file_bytes:
+            raise MemoryFileError(f"content is {len(data)} bytes; the limit per file is {self.max_file_bytes} bytes; nothing written")
+        old = target.stat().st_size if target.is_file() else 0
+        total = sum(real.stat().st_size for _, real in self.iter_files()) - old + len(data)
+        if total > self.max_total_bytes:
+            raise MemoryFileError(
+                f"this would bring the memory directory to {total} bytes; the limit is {self.max_total_bytes}. "
+                "Delete or shorten files first; nothing written"
+            )
+        self._mkdirs(target.parent, path)
+        self._replace_bytes(target, data)
+
+    def _replace_bytes(self, target: Path, data: bytes) -> None:
+        """Write ``data`` to a temporary file beside ``target``, then rename it over."""
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def _mkdirs(self, directory: Path, path: str) -> None:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise MemoryFileError(f"cannot create {path}: a file stands where a directory is needed") from None
+
+    def _listing(self, target: Path) -> str:
+        if not target.exists():
+            return f"{VIRTUAL_ROOT} is empty"
+        root, rows = self._real_root(), []
+        for vpath, real in self.iter_files():
+            if real.is_relative_to(target):
+                rows.append(f"{real.stat().st_size:>8}  {vpath}")
+        shown = VIRTUAL_ROOT + ("" if target == root else "/" + target.relative_to(root).as_posix())
+        return f"{shown}: {len(rows)} file(s)\n" + "\n".join(rows) if rows else f"{shown} is empty"
+
+    @staticmethod
+    def _check_range(view_range: Any, n: int) -> tuple[int, int]:
+        if (
+            not isinstance(view_range, (list, tuple))
+            or len(view_range) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in view_range)
+        ):
+            raise MemoryFileError(f"view_range must be two integers [start, end], got {view_range!r}")
+        first, last = view_range
+        last = n if last == -1 else last
+        if not (1 <= first <= max(n, 1) and first <= last <= n) and not (n == 0 and first == 1 and last == 0):
+            raise MemoryFileError(f"view_range {list(view_range)} is outside the file's lines 1..{n} (use -1 as end for 'to the end')")
+        return first, last
+
+    @staticmethod
+    def _need_str(name: str, value: Any) -> None:
+        if not isinstance(value, str):
+            raise MemoryFileError(f"{name} must be a string, got {type(value).__name__}")
+
+
+class MemoryFileArgs(BaseModel):
+    """Arguments of the ``memory`` tool (which ones apply depends on ``command``)."""
+
+    command: Command = Field(description="view | create | str_replace | insert | delete | rename")
+    path: str | None = Field(None, description="A path under /memories, e.g. /memories/notes.md")
+    view_range: list[int] | None = Field(None, description="view: [first_line, last_line], 1-based; -1 = to the end")
+    file_text: str | None = Field(None, description="create: the whole file content")
+    old_str: str | None = Field(None, description="str_replace: exact text that occurs once in the file")
+    new_str: str | None = Field(None, description="str_replace: replacement text (empty deletes old_str)")
+    insert_line: int | None = Field(None, description="insert: line number after which to insert (0 = top)")
+    insert_text: str | None = Field(None, description="insert: text to insert")
+    old_path: str | None = Field(None, description="rename: existing path")
+    new_path: str | None = Field(None, description="rename: new path")
+
+
+def _validation_message(err: ValidationError) -> str:
+    parts = []
+    for e in err.errors():
+        field = ".".join(str(x) for x in e["loc"])
+        if field == "command":
+            parts.append(f"unknown command {e.get('input')!r}; expected one of {', '.join(_ARGS)}")
+        else:
+            parts.append(f"{field}: {e['msg']}")
+    return "Error: invalid arguments: " + "; ".join(parts)
+
+
+def memory_file_tool(
+    data_dir: str | os.PathLike[str], scope: UserScope, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+) -> BaseTool:
+    """The ``memory`` tool for function calling, bound to ``scope``'s folder."""
+    files = MemoryFiles(data_dir, scope, max_file_bytes=max_file_bytes)
+
+    def run(command: str, **args: Any) -> str:
+        try:
+            return files.execute(command, **args)
+        except MemoryFileError as err:
+            return f"Error: {err}"
+
+    return StructuredTool.from_function(
+        func=run,
+        name="memory",
+        description=(
+            "Read and edit your long-term memory files under /memories (notes that persist across "
+            "conversations). Commands: view (list a directory or show a file with line numbers), "
+            "create, str_replace, insert, delete, rename. Every path must start with /memories."
+        ),
+        args_schema=MemoryFileArgs,
+        handle_validation_error=_validation_message,
+    )
