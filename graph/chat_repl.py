@@ -13,6 +13,7 @@ HELP = """Commands:
   /forget TEXT     delete every memory matching TEXT, everywhere
   /memories        what do you remember about me?
   /memory on|off   switch long-term memory on or off for you
+  /prompt          show the system prompt assembled for the last message
   /end             end the session (consolidate it into long-term memory)
   /quit            leave (without ending the session)
   /help            this text"""
@@ -51,6 +52,9 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
         from nodes.privacy.export import export_user, render_memories
 
         return render_memories(export_user(agent.store, agent.env().scope, agent.data_dir))
+    if cmd == "/prompt":
+        prompt = agent.state(thread).get("system_prompt", "")
+        return f"----- system prompt -----\n{prompt}\n----- end of prompt -----"
     if cmd == "/memory" and arg in ("on", "off"):
         from nodes.privacy.consent import set_memory_enabled
 

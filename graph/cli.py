@@ -9,32 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, Sequence
-
-from graph.context import Context
-
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
-
-
-def command(name: str) -> Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]]:
-    def register(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-        COMMANDS[name] = fn
-        return fn
-
-    return register
-
-
-def context_from(args: argparse.Namespace, **extra: object) -> Context:
-    """A Context from flags, falling back to env/.env for whatever was not given."""
-    given = {k: v for k, v in {
-        "user_id": getattr(args, "user", None),
-        "data_dir": args.data_dir,
-        "chat_model": args.chat_model,
-        "embedding_model": args.embedding_model,
-        **extra,
-    }.items() if v is not None}
-    return Context(**given)
-
+from typing import Sequence
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -83,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from graph import commands  # noqa: F401  (registers the subcommands)
+    from graph.commands import COMMANDS
 
     parser = build_parser()
     args = parser.parse_args(argv)

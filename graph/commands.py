@@ -5,9 +5,33 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Callable
 
-from graph.cli import command, context_from
+from graph.context import Context
 from graph.runtime import MemoryAgent
+
+Handler = Callable[[argparse.Namespace], int]
+COMMANDS: dict[str, Handler] = {}
+
+
+def command(name: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        COMMANDS[name] = fn
+        return fn
+
+    return register
+
+
+def context_from(args: argparse.Namespace, **extra: object) -> Context:
+    """A Context from flags, falling back to env/.env for whatever was not given."""
+    given = {
+        "user_id": getattr(args, "user", None),
+        "data_dir": args.data_dir,
+        "chat_model": args.chat_model,
+        "embedding_model": args.embedding_model,
+        **extra,
+    }
+    return Context(**{k: v for k, v in given.items() if v is not None})
 
 
 def _agent(args: argparse.Namespace, **extra: object) -> MemoryAgent:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any
 
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 ENV_PREFIX = "MEMORY_"
 
@@ -65,7 +66,7 @@ class Context:
     max_new_tokens: int = field(default=256, metadata=_meta("Longest reply the chat model may write."))
 
     def __post_init__(self) -> None:
-        load_dotenv(override=False)
+        _load_env_file(os.getcwd())
         for f in fields(self):
             if getattr(self, f.name) != f.default:
                 continue
@@ -84,6 +85,12 @@ class Context:
         base = PRESETS[self.preset]
         given = (self.w_relevance, self.w_recency, self.w_importance)
         return tuple(g if g >= 0 else b for g, b in zip(given, base))  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=16)
+def _load_env_file(cwd: str) -> None:
+    """Read the nearest .env (from the working directory up) once per directory."""
+    load_dotenv(find_dotenv(usecwd=True), override=False)
 
 
 def _coerce(name: str, raw: str, kind: type) -> Any:

@@ -12,7 +12,7 @@ import json
 import subprocess
 import sys
 
-from graph.cli import context_from
+from graph.commands import context_from
 from graph.runtime import MemoryAgent
 
 SESSION_1 = [

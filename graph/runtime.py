@@ -74,6 +74,10 @@ class MemoryAgent:
             self.checkpointer, self.store, layers, chat_model=chat_model, tool_factory=tool_factory
         )
 
+    def state(self, thread: str) -> dict[str, Any]:
+        """The thread's checkpointed state (messages, summary, last prompt...)."""
+        return dict(self.graph.get_state(self._config(thread)).values)
+
     def _config(self, thread: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread}}
 
@@ -105,7 +109,7 @@ class MemoryAgent:
         return self._result(out)
 
     def thread_messages(self, thread: str) -> list[Any]:
-        return list(self.graph.get_state(self._config(thread)).values.get("messages") or [])
+        return list(self.state(thread).get("messages") or [])
 
     def env(self, chat_model: BaseChatModel | None = None) -> LayerEnv:
         """A layer environment for commands that act outside a turn (/remember, import, recall)."""

@@ -42,9 +42,22 @@ class ScriptedChatModel(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
 
 
+def remembered_lines(system_prompt: str) -> list[str]:
+    """The quoted memory lines inside the prompt's <memories> blocks."""
+    lines, inside = [], False
+    for line in system_prompt.splitlines():
+        if line.startswith("<memories"):
+            inside = True
+        elif line.startswith("</memories>"):
+            inside = False
+        elif inside and line.startswith(MEMORY_LINE_PREFIX):
+            lines.append(line[len(MEMORY_LINE_PREFIX):].strip().strip('"'))
+    return lines
+
+
 def _answer_from_prompt(messages: list[BaseMessage]) -> str:
     system = next((m.text for m in messages if m.type == "system"), "")
-    remembered = [line[len(MEMORY_LINE_PREFIX):] for line in system.splitlines() if line.startswith(MEMORY_LINE_PREFIX)]
+    remembered = remembered_lines(system)
     if not remembered:
         return "I don't have anything remembered about you yet."
     return "From memory: " + " | ".join(remembered[:6])

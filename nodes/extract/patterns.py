@@ -41,9 +41,8 @@ POSSESSIONS = (r"dogs?|cats?|kids?|children|sons?|daughters?|brothers?|sisters?|
                r"grandkids|twins|baby|puppy|kitten|car|bike|motorcycle|house|flat|apartment|garden")
 ACTIVITIES = (r"play|practice|practise|collect|volunteer|teach|study|knit|paint|surf|ski|climb|hike|"
               r"swim|run|cycle|garden|meditate|sing|dance|cook|bake|read|watch|listen to|use|code in|"
-              r"program in|drive|own|ride|speak|attend|support|follow|eat|drink")
-PREFERENCES = (r"prefer|like|love|enjoy|adore|hate|dislike|detest|can't stand|don't like|"
-               r"don't enjoy|am a (?:huge |big )?fan of|'m a (?:huge |big )?fan of")
+              r"program in|drive|own|ride|attend|support|follow|eat|drink")
+PREFERENCES = r"prefer|like|love|enjoy|adore|hate|dislike|detest|can't stand|don't like|don't enjoy"
 
 
 @dataclass(frozen=True)
@@ -70,7 +69,7 @@ def _r(pattern: str, category: str, **kw: object) -> Rule:
 
 RULES: tuple[Rule, ...] = (
     _r(r"^my name(?: is|'s) (?P<v>.+)$", "identity", key="name", template="The user's name is {v}.", cut=True),
-    _r(r"^(?:please )?call me (?P<v>[A-Z][\w'-]*(?: [A-Z][\w'-]*)?)\b", "identity", key="preferred_name",
+    _r(r"^(?:please )?call me (?P<v>(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)\b", "identity", key="preferred_name",
        template="The user likes to be called {v}.", cut=True),
     _r(r"^i go by (?P<v>.+)$", "identity", key="preferred_name", template="The user likes to be called {v}.", cut=True),
     _r(r"^my pronouns are (?P<v>\w+/\w+(?:/\w+)?)", "identity", key="pronouns", template="The user's pronouns are {v}."),
@@ -118,10 +117,11 @@ RULES: tuple[Rule, ...] = (
        r"not|being|going)\b).+$", "family"),
     _r(r"^i'm (?:a |an )(?P<v>(?:proud )?(?:mom|mother|dad|father|parent|grandmother|grandfather|grandparent)\b.*)$",
        "family"),
-    _r(rf"^i (?:really |absolutely |generally |also |just |much )?(?P<v>(?:{PREFERENCES}) .+)$", "preference"),
-    _r(r"^i'm (?P<v>(?:a (?:huge |big )?fan of|into|passionate about|obsessed with) .+)$", "preference"),
-    _r(r"^i (?P<v>(?:usually|always|often|normally|typically|regularly|never|rarely|mostly) .+)$", "habit"),
-    _r(rf"^i (?:also )?(?P<v>(?:{ACTIVITIES}) .+)$", "activity"),
+    _r(r"^i (?:don't|never) (?P<v>eat|drink) (?P<o>.+)$", "diet"),
+    _r(rf"^i (?:really |absolutely |generally |also |just |much )?(?P<v>(?:{PREFERENCES}) (?P<o>.+))$", "preference"),
+    _r(r"^i'm (?P<v>(?:a (?:huge |big )?fan of|into|passionate about|obsessed with) (?P<o>.+))$", "preference"),
+    _r(r"^i (?P<v>(?:usually|always|often|normally|typically|regularly|never|rarely|mostly) (?P<o>.+))$", "habit"),
+    _r(rf"^i (?:also )?(?P<v>(?:{ACTIVITIES}) (?P<o>.+))$", "activity"),
     _r(r"^i work (?P<v>from home|remotely|part[- ]time|full[- ]time|night shifts?|weekends|in .+)$", "work"),
     _r(r"^i'm (?:currently )?(?P<v>(?:learning|studying|training for|saving for|trying to learn) .+)$", "activity"),
 )
@@ -130,7 +130,7 @@ RULES: tuple[Rule, ...] = (
 DEICTIC_OBJECT = re.compile(
     r"^(?:\w+ ){0,2}?(?:it|that|this|these|those|you|your|yours|what|how|when|if|them|him|her|"
     r"the (?:idea|answer|poem|response|suggestion|story|joke|plan|first|second|last|one|way|reply|"
-    r"example|code|result)s?|to (?:know|see|ask|hear|get|have|try|go|talk|chat))\b",
+    r"example|code|result)s?|not|to (?:know|see|ask|hear|get|have|try|go|talk|chat|think|say|be honest))\b",
     re.IGNORECASE,
 )
 # Clauses about the present moment: a mood or a one-off plan, not a durable fact.

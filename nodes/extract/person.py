@@ -16,7 +16,8 @@ _IRREGULAR_PAST = {
     "lost", "found", "knew", "gave", "sold", "built", "brought", "felt", "kept", "heard",
     "won", "ate", "drove", "flew", "fell", "broke", "chose", "forgot", "spoke", "used",
 }
-_IRREGULAR_PRESENT = {"am": "is", "have": "has", "do": "does", "go": "goes", "are": "is"}
+_IRREGULAR_PRESENT = {"am": "is", "have": "has", "do": "does", "go": "goes", "are": "is",
+                      "don't": "doesn't", "haven't": "hasn't"}
 _ADVERBS = {
     "really", "usually", "always", "often", "never", "rarely", "sometimes", "also", "still",
     "generally", "normally", "typically", "absolutely", "mostly", "just", "actually", "only",

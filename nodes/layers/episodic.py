@@ -17,7 +17,6 @@ with ``combined_score`` so the presets mean the same here as in every layer.
 
 from __future__ import annotations
 
-import logging
 import re
 import uuid
 from collections import Counter
@@ -25,21 +24,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Sequence
 
-import numpy as np
-from langchain_core.messages import HumanMessage, SystemMessage
-
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from nodes.layers.identifiers import (
     content_words,
+    cosine_similarities,
     ensure_verbatim,
     extract_identifiers,
     extractive_summary,
-    grounded,
+    model_summary,
 )
 from nodes.layers.scoring import combined_score, parse_time
 from stores.namespaces import EPISODES
-
-log = logging.getLogger(__name__)
 
 SUMMARY_MAX_WORDS = 80
 MAX_KEYWORDS = 8
@@ -118,7 +113,7 @@ class EpisodicLayer(LayerBase):
         lines = [f"{'User' if m.role == 'user' else 'Assistant'}: {m.text}" for m in session]
         text, summarizer = None, "extractive"
         if self.use_llm and env.chat_model is not None:
-            text, summarizer = _llm_summary(env, lines), "llm"
+            text, summarizer = model_summary(env.chat_model, _SUMMARY_PROMPT, "\n".join(lines)), "llm"
         if not text:
             text, summarizer = extractive_summary(lines, SUMMARY_MAX_WORDS), "extractive"
         return Episode(
@@ -146,14 +141,8 @@ class EpisodicLayer(LayerBase):
 
     def _is_duplicate(self, env: LayerEnv, ns: tuple[str, ...], text: str) -> bool:
         threshold = self.dedup_threshold if self.dedup_threshold is not None else env.context.dedup_threshold
-        live = [h for h in env.store.search(ns, query=text, limit=5) if not _expired(h.value, env.now)]
-        if not live:
-            return False
-        vectors = np.asarray(env.embeddings.embed_documents([text, *(h.value["text"] for h in live)]))
-        norms = np.linalg.norm(vectors, axis=1)
-        norms[norms == 0] = 1.0
-        unit = vectors / norms[:, None]
-        return bool((unit[1:] @ unit[0] >= threshold).any())
+        live = [h.value["text"] for h in env.store.search(ns, query=text, limit=5) if not _expired(h.value, env.now)]
+        return any(sim >= threshold for sim in cosine_similarities(env.embeddings, text, live))
 
     # -- read policy ----------------------------------------------------------------
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
@@ -206,18 +195,6 @@ def keywords(session: Sequence[LoggedMessage]) -> tuple[str, ...]:
     """The most frequent content words, ties broken by first appearance."""
     counts = Counter(w for m in session for w in content_words(m.text))
     return tuple(w for w, _ in counts.most_common(MAX_KEYWORDS))
-
-
-def _llm_summary(env: LayerEnv, lines: list[str]) -> str | None:
-    """The chat model's summary, or None when it fails or is not grounded in the session."""
-    transcript = "\n".join(lines)
-    try:
-        reply = env.chat_model.invoke([SystemMessage(_SUMMARY_PROMPT), HumanMessage(transcript)])  # type: ignore[union-attr]
-    except Exception:  # a local model can fail in many ways; the extractive path always works
-        log.warning("episode summary by the chat model failed; using the extractive summary", exc_info=True)
-        return None
-    text = reply.text.strip()
-    return text if text and grounded(text, transcript) else None
 
 
 def _expired(value: dict[str, Any], now: datetime) -> bool:

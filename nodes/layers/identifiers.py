@@ -1,17 +1,26 @@
-"""What a summary must keep verbatim, and an extractive summariser that keeps it.
+"""What a summary must keep verbatim, and the text helpers the layers share.
 
 A summary that paraphrases "order ORD-48213" into "the user's order" loses the
 one thing the user will ask about later. Ids, amounts, dates, file paths,
 commands and error messages are therefore pulled out with regexes and
 guaranteed to appear character for character in every summary, whether a chat
 model wrote it or the extractive fallback below did. The working-memory and
-episodic layers share these helpers so both keep the same things.
+episodic layers share these helpers so both keep the same things; the episodic
+and procedural layers share ``cosine_similarities`` for dedup and reconciling.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Iterable, Sequence
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+
+log = logging.getLogger(__name__)
 
 _MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
@@ -185,6 +194,29 @@ def grounded(summary: str, source: str, share: float = 0.6) -> bool:
     said = {m.lower() for m in _CONTENT_WORD.findall(source)}
     used = content_words(summary)
     return bool(used) and sum(w in said for w in used) / len(used) >= share
+
+
+def model_summary(model: BaseChatModel, instructions: str, source: str) -> str | None:
+    """A chat model's summary of ``source``, or None when the call fails or the
+    summary is not ``grounded`` in it: callers then fall back to the extractive path."""
+    try:
+        reply = model.invoke([SystemMessage(instructions), HumanMessage(source)])
+    except Exception:  # a local model can fail in many ways; the extractive path always works
+        log.warning("summary by the chat model failed; using the extractive summary", exc_info=True)
+        return None
+    text = reply.text.strip()
+    return text if text and grounded(text, source) else None
+
+
+def cosine_similarities(embeddings: Embeddings, text: str, others: Sequence[str]) -> list[float]:
+    """Cosine of ``text`` with each of ``others``, embedded in one batch."""
+    if not others:
+        return []
+    vectors = np.asarray(embeddings.embed_documents([text, *others]), dtype=np.float64)
+    norms = np.linalg.norm(vectors, axis=1)
+    norms[norms == 0] = 1.0
+    unit = vectors / norms[:, None]
+    return (unit[1:] @ unit[0]).tolist()
 
 
 def _unique(items: Iterable[str]) -> list[str]:

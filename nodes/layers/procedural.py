@@ -31,10 +31,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-import numpy as np
-
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
-from nodes.layers.identifiers import split_sentences
+from nodes.layers.identifiers import cosine_similarities, split_sentences
 from stores.namespaces import RULES
 
 CUSTOM = "custom"
@@ -196,14 +194,9 @@ class ProceduralLayer(LayerBase):
     def _custom_key(self, env: LayerEnv, rules: dict[str, dict[str, Any]], rule: str) -> str:
         """The key of the stored open-ended rule about the same thing, or a new one."""
         custom = [k for k, v in rules.items() if v.get("topic") == CUSTOM]
-        if custom:
-            vectors = np.asarray(env.embeddings.embed_documents([rule, *(rules[k]["text"] for k in custom)]))
-            norms = np.linalg.norm(vectors, axis=1)
-            norms[norms == 0] = 1.0
-            sims = (vectors[1:] / norms[1:, None]) @ (vectors[0] / norms[0])
-            best = int(np.argmax(sims))
-            if sims[best] >= RELATED_THRESHOLD:
-                return custom[best]
+        sims = cosine_similarities(env.embeddings, rule, [rules[k]["text"] for k in custom])
+        if sims and max(sims) >= RELATED_THRESHOLD:
+            return custom[sims.index(max(sims))]
         return f"{CUSTOM}-{uuid.uuid5(uuid.NAMESPACE_URL, rule.lower()).hex[:12]}"
 
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:

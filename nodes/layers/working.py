@@ -17,7 +17,6 @@ what a paraphrase gets wrong.
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any, Sequence
 
 from langchain_core.language_models import BaseChatModel
@@ -26,15 +25,12 @@ from langchain_core.messages import (
     AnyMessage,
     HumanMessage,
     RemoveMessage,
-    SystemMessage,
     ToolMessage,
 )
 from langchain_core.messages.utils import count_tokens_approximately
 
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
-from nodes.layers.identifiers import VERBATIM_HEADER, ensure_verbatim, extractive_summary, grounded
-
-log = logging.getLogger(__name__)
+from nodes.layers.identifiers import VERBATIM_HEADER, ensure_verbatim, extractive_summary, model_summary
 
 MIN_SUMMARY_WORDS = 40
 TOKENS_PER_SUMMARY_WORD = 5  # summary gets about a fifth of the budget, in words
@@ -69,7 +65,10 @@ def compact(
         raise ValueError("compact() needs message ids to remove messages; add them with add_messages")
     lines = [message_line(m) for m in removed]
     sources = [summary, *lines] if summary else lines
-    new_summary = _llm_summary(chat_model, summary, lines) if chat_model is not None else None
+    new_summary = None
+    if chat_model is not None:
+        source = "\n".join([*(["Summary so far:", summary] if summary else []), "New messages:", *lines])
+        new_summary = model_summary(chat_model, _PROMPT, source)
     if not new_summary:
         previous = summary.split(VERBATIM_HEADER)[0].splitlines() if summary else []
         max_words = max(MIN_SUMMARY_WORDS, budget_tokens // TOKENS_PER_SUMMARY_WORD)
@@ -100,18 +99,6 @@ def message_line(message: AnyMessage) -> str:
         calls = " ".join(f"[called {c['name']}({json.dumps(c['args'], sort_keys=True)})]" for c in message.tool_calls)
         return f"Assistant: {' '.join(p for p in (text, calls) if p)}"
     return f"{message.type.capitalize()}: {text}"
-
-
-def _llm_summary(chat_model: BaseChatModel, summary: str, lines: list[str]) -> str | None:
-    """The model's merged summary, or None when it fails or is not grounded in the text."""
-    source = "\n".join([f"Summary so far:\n{summary}" if summary else "", "New messages:", *lines])
-    try:
-        reply = chat_model.invoke([SystemMessage(_PROMPT), HumanMessage(source)])
-    except Exception:  # a local model can fail in many ways; the extractive path always works
-        log.warning("thread summary by the chat model failed; using the extractive summary", exc_info=True)
-        return None
-    text = reply.text.strip()
-    return text if text and grounded(text, source) else None
 
 
 class WorkingMemoryLayer(LayerBase):

@@ -36,21 +36,27 @@ def _luhn_ok(digits: str) -> bool:
     return total % 10 == 0
 
 
-# Issuer prefixes (IIN ranges) of the card networks people actually paste.
-_CARD_PREFIX = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3[068]|35|6011|64[4-9]|65|62|5[06-9]|6[0-9])")
+# Issuer prefixes (IIN ranges) of the card networks people paste, with the
+# lengths each network issues: a Luhn-valid number with an Amex prefix but 18
+# digits is a reference number, not a card.
+_CARD_NETWORKS: tuple[tuple[re.Pattern[str], frozenset[int]], ...] = (
+    (re.compile(r"^3[47]"), frozenset({15})),  # American Express
+    (re.compile(r"^(?:5[1-5]|222[1-9]|22[3-9]|2[3-6]|27[01]|2720)"), frozenset({16})),  # Mastercard
+    (re.compile(r"^4"), frozenset({13, 16, 19})),  # Visa
+    (re.compile(r"^(?:6011|64[4-9]|65|62|35)"), frozenset(range(16, 20))),  # Discover, UnionPay, JCB
+    (re.compile(r"^3(?:0[0-5]|[689])"), frozenset(range(14, 20))),  # Diners Club
+    (re.compile(r"^(?:50|5[6-9]|6)"), frozenset(range(12, 20))),  # Maestro
+)
 
 
 def _card_ok(raw: str) -> bool:
-    seps = set(re.findall(r"[ \-]", raw))
-    if len(seps) > 1:  # "4111 1111-1111 1111" is not how anyone writes a card
+    if len(set(re.findall(r"[ \-]", raw))) > 1:  # "4111 1111-1111 1111" is not how anyone writes a card
         return False
     digits = re.sub(r"\D", "", raw)
-    return (
-        13 <= len(digits) <= 19
-        and len(set(digits)) > 1
-        and bool(_CARD_PREFIX.match(digits))
-        and _luhn_ok(digits)
-    )
+    if len(set(digits)) == 1 or not _luhn_ok(digits):
+        return False
+    network = next((lengths for prefix, lengths in _CARD_NETWORKS if prefix.match(digits)), frozenset())
+    return len(digits) in network
 
 
 # Length of a full IBAN per country (ISO 13616 registry, common countries).

@@ -1,0 +1,66 @@
+"""Entry points for ``langgraph dev`` / LangGraph Server (named in langgraph.json).
+
+``graph`` is compiled WITHOUT a checkpointer or store: ``langgraph dev`` refuses
+a module-level graph that brings its own, and injects persistence instead.
+``make_store`` and ``make_checkpointer`` are what ``langgraph.json`` names, so
+the dev server persists into our FAISS + SQLite store and SQLite checkpointer in
+``MEMORY_DATA_DIR`` — the same files the CLI and the notebooks use.
+
+Both factories are async context managers that do their file and SQLite work
+in a worker thread: the dev server runs them on its event loop, where blocking
+calls raise (unless ``--allow-blocking``, which we do not want to require), and
+it exits them on shutdown, which is when the store is flushed and closed.
+
+The store and its embedding model are chosen once, at server start, from the
+environment (``.env``): a run's ``context`` picks the user, chat model, weights
+and so on, but cannot move the server to another data dir or embedding model.
+
+On LangGraph Server proper, drop ``store`` and ``checkpointer`` from
+langgraph.json: the server's Postgres store and checkpointer take over, and the
+graph does not change (the layers only use the ``BaseStore`` API).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+from typing import AsyncIterator
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.store.base import BaseStore
+
+from graph.builder import build_graph
+from graph.context import Context
+from graph.runtime import open_store
+from stores.checkpointer import async_checkpointer
+from stores.data_dir import prepare_data_dir
+
+graph = build_graph().compile()
+graph.name = "memory-agent"
+
+
+def _server_context() -> Context:
+    """The context from the server's environment (reads .env; blocking, so run off-loop)."""
+    return Context()
+
+
+@asynccontextmanager
+async def make_store() -> AsyncIterator[BaseStore]:
+    """Our long-term store in the data dir, opened and closed off the event loop."""
+    ctx = await asyncio.to_thread(_server_context)
+    store = await asyncio.to_thread(open_store, ctx.data_dir, ctx.embedding_model)
+    try:
+        yield store
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:
+            await asyncio.to_thread(close)
+
+
+@asynccontextmanager
+async def make_checkpointer() -> AsyncIterator[BaseCheckpointSaver]:
+    """The SQLite checkpointer (``checkpoints.sqlite``) in the same data dir."""
+    ctx = await asyncio.to_thread(_server_context)
+    root = await asyncio.to_thread(prepare_data_dir, ctx.data_dir)
+    async with async_checkpointer(root) as saver:
+        yield saver  # type: ignore[misc]

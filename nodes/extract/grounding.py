@@ -1,0 +1,83 @@
+"""Reject facts the user never said.
+
+Every extractor's output passes through here before it can be stored. Small
+models copy their few-shot examples and invent facts ("User lives in Berlin",
+DESIGN §4), so a fact is kept only when its claim (``value``, else its text) is
+made of words found in the user's own messages, and every name and number it
+mentions appears there too. Word matching is deliberately crude (shared stems),
+because a wrong rejection costs a missed fact but a wrong acceptance costs trust.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Sequence
+
+from nodes.extract.base import CandidateFact, user_messages
+from nodes.layers.base import LoggedMessage
+
+log = logging.getLogger(__name__)
+
+STOPWORDS = frozenset(
+    """a an the and or but if of to in on at by for with from as into about than then so very just also too
+    is am are was were be been being has have had do does did not no longer any anymore more most
+    i me my mine myself you your we our they them their he she his her it its this that these those
+    user users user's s can could will would should may might must shall who whom which what when where
+    why how all some such only own same there here now currently still really""".split()
+)
+MIN_TEXT_SUPPORT = 0.6  # share of a value-less fact's words the user must have said
+_TOKEN = re.compile(r"[a-z0-9]+")
+_NAME_OR_NUMBER = re.compile(r"(?<!^)(?<![.!?] )\b(?:[A-Z][a-zA-Z'-]+|\d+)\b")
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-case words that carry meaning (no function words, no 'user')."""
+    return [w for w in _TOKEN.findall(text.lower().replace("'s ", " ")) if w not in STOPWORDS]
+
+
+def _related(a: str, b: str) -> bool:
+    """Same word or same stem: 'lives'~'live', 'allergic'~'allergy', 'peanuts'~'peanut'."""
+    if a == b:
+        return True
+    prefix = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        prefix += 1
+    return prefix >= 4 and prefix >= 0.75 * min(len(a), len(b))
+
+
+def _said(word: str, source: set[str]) -> bool:
+    return word in source or any(_related(word, s) for s in source)
+
+
+def supported(fact: CandidateFact, user_text: str) -> bool:
+    """Whether ``user_text`` (what the user wrote) supports ``fact``."""
+    source = set(_TOKEN.findall(user_text.lower()))
+    names = [w.lower() for w in _NAME_OR_NUMBER.findall(fact.text) if w.lower() not in STOPWORDS]
+    if not all(_said(w, source) for w in names):
+        return False
+    claim = content_words(fact.value or "")
+    if claim:
+        return all(_said(w, source) for w in claim)
+    words = content_words(fact.text)
+    return bool(words) and sum(_said(w, source) for w in words) / len(words) >= MIN_TEXT_SUPPORT
+
+
+def ground(candidates: Sequence[CandidateFact], messages: Sequence[LoggedMessage]) -> list[CandidateFact]:
+    """The candidates the user's own messages support, with ``sources`` narrowed to
+    those messages. A candidate without sources is attributed to the user messages
+    that support it; one whose sources are not user messages here is rejected."""
+    users = user_messages(messages)
+    by_id = {m.id: m for m in users}
+    kept: list[CandidateFact] = []
+    for fact in candidates:
+        pool = [by_id[s] for s in fact.sources if s in by_id] if fact.sources else users
+        evidence = [m for m in pool if supported(fact, m.text)]
+        if not evidence:
+            log.info("rejected ungrounded fact %r (sources %s)", fact.text, list(fact.sources))
+            continue
+        stated = fact.stated_at or max(m.time for m in evidence)
+        kept.append(fact.model_copy(update={"sources": [m.id for m in evidence], "stated_at": stated}))
+    return kept

@@ -1,0 +1,128 @@
+"""Semantic memory: what is true about the user (profile slots and loose facts).
+
+Read policy: the profile (name, diet, allergies, ...) is small and always
+relevant, so every current slot is recalled on every turn with score 1.0; loose
+facts are ranked by ``scoring.combined_score`` (store cosine as relevance) and
+the top ``top_k`` above ``score_floor`` are recalled.
+
+Write policy: after every turn the cheap extractor (rules by default, no LLM)
+proposes facts from the user's messages; an LLM extractor, if the layer was given
+one, runs once at session end. Every proposal is grounded in the user's words,
+dropped if it holds a secret, and then deduplicated or superseded by
+``semantic_records``. ``remember`` is the explicit path for ``/remember`` and the
+``remember`` tool.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Sequence
+
+from nodes.extract.base import CandidateFact, FactExtractor, split_sentences, user_messages
+from nodes.extract.grounding import ground
+from nodes.extract.llm import LLMFactExtractor
+from nodes.extract.rules import RuleFactExtractor
+from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
+from nodes.layers.scoring import combined_score
+from nodes.layers.semantic_records import Record, store_fact
+from nodes.privacy.secrets import contains_secret
+from stores.namespaces import FACTS, PROFILE
+
+log = logging.getLogger(__name__)
+PROFILE_LIMIT = 200  # more slots than any profile has; the profile is recalled whole
+MIN_POOL = 20  # facts fetched by relevance before re-ranking with recency and importance
+
+
+class SemanticLayer(LayerBase):
+    """Profile + facts. ``extractor`` defaults to the rule extractor; an extractor
+    that ``needs_llm`` runs at session end, with the rules still running per turn."""
+
+    name = "semantic"
+
+    def __init__(self, extractor: FactExtractor | None = None) -> None:
+        chosen = extractor if extractor is not None else RuleFactExtractor()
+        self.turn_extractor: FactExtractor = RuleFactExtractor() if chosen.needs_llm else chosen
+        self.session_extractor: FactExtractor | None = chosen if chosen.needs_llm else None
+
+    def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
+        return recall_profile(env) + recall_facts(env, query)
+
+    def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
+        users = user_messages(turn)
+        if users:
+            write_facts(env, self.turn_extractor.extract(users), users)
+        return None
+
+    def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> dict[str, Any] | None:
+        extractor = self.session_extractor
+        if extractor is None:
+            return None
+        if isinstance(extractor, LLMFactExtractor) and extractor.chat_model is None:
+            if env.chat_model is None:
+                return None
+            extractor = extractor.with_model(env.chat_model)
+        users = user_messages(session)
+        if users:
+            write_facts(env, extractor.extract(users), users)
+        return None
+
+
+def write_facts(env: LayerEnv, candidates: Sequence[CandidateFact], messages: Sequence[LoggedMessage]) -> list[Record]:
+    """Ground, screen for secrets and store candidates; returns the records written."""
+    written: list[Record] = []
+    for fact in ground(candidates, messages):
+        if contains_secret(fact.text) or contains_secret(fact.value or ""):
+            log.info("skipped a fact that contains a secret (sources %s)", fact.sources)
+            continue
+        record = store_fact(env, fact)
+        if record is not None:
+            written.append(record)
+    return written
+
+
+def remember(env: LayerEnv, text: str, sources: Sequence[str] = ()) -> list[Record]:
+    """Store what the user explicitly asked to remember ("/remember I'm vegan").
+
+    The text is the user's own request, so it is not grounded against a turn, and
+    it is stored even when no durable-statement pattern matches (as a note). It
+    is still refused whole when it contains a secret.
+    """
+    if contains_secret(text):
+        log.info("refused to remember text that contains a secret")
+        return []
+    rules = RuleFactExtractor()
+    written: list[Record] = []
+    for sentence in split_sentences(text):
+        for fact in rules.sentence_facts(sentence, sources=list(sources), stated_at=env.now, explicit=True):
+            record = store_fact(env, fact)
+            if record is not None:
+                written.append(record)
+    return written
+
+
+def recall_profile(env: LayerEnv) -> list[Recalled]:
+    """Every current profile slot, most important first."""
+    items = env.store.search(env.scope.ns(PROFILE), limit=PROFILE_LIMIT)
+    records = sorted((i.value for i in items), key=lambda r: (-r["importance"], r["id"]))
+    return [
+        Recalled(kind="profile", text=r["text"], score=1.0, sources=tuple(r["sources"]), key=r["id"],
+                 meta={"value": r["value"], "category": r["category"], "updated_at": r["updated_at"]})
+        for r in records
+    ]
+
+
+def recall_facts(env: LayerEnv, query: str) -> list[Recalled]:
+    """The ``top_k`` loose facts by combined score, dropping those under ``score_floor``."""
+    ctx = env.context
+    items = env.store.search(env.scope.ns(FACTS), query=query or None, limit=max(ctx.top_k * 4, MIN_POOL))
+    scored = [
+        (combined_score(max(item.score or 0.0, 0.0), item.value["updated_at"], item.value["importance"],
+                        env.now, ctx.weights, ctx.recency_half_life_days), item.value)
+        for item in items
+    ]
+    ranked = sorted((s for s in scored if s[0] >= ctx.score_floor), key=lambda s: -s[0])[: ctx.top_k]
+    return [
+        Recalled(kind="fact", text=r["text"], score=score, sources=tuple(r["sources"]), key=r["id"],
+                 meta={"category": r["category"], "importance": r["importance"], "updated_at": r["updated_at"]})
+        for score, r in ranked
+    ]

@@ -1,0 +1,210 @@
+"""How the semantic layer writes facts: records, dedup, supersession, history.
+
+Storage layout (all namespaces from ``UserScope.ns``):
+
+- ``PROFILE``, key = slot ("diet"): the one current value of each profile slot.
+- ``FACTS``, key = random id: loose facts, indexed on ``text`` for recall.
+- ``PROFILE_HISTORY``, key = "<profile|fact>:<id>:<valid_to>": superseded or
+  ended records with ``valid_to``, kept for audit and never recalled as current.
+
+Times are statement times (when the user said it), so replaying an old
+conversation or a late LLM pass cannot let an older statement win over a newer.
+Similarity is computed with ``env.embeddings`` rather than read from the store's
+search score, so dedup means the same thing on every store.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from nodes.extract.base import CandidateFact, Slot, join_values, slot_for
+from nodes.layers.base import LayerEnv
+from nodes.layers.scoring import parse_time
+from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY
+
+log = logging.getLogger(__name__)
+Record = dict[str, Any]
+SEARCH_POOL = 10  # stored facts compared with each new one for dedup and conflicts
+
+
+def store_fact(env: LayerEnv, fact: CandidateFact) -> Record | None:
+    """Write one grounded, secret-free fact. Returns the record now current (or,
+    for a fact that ends a slot, the archived one); None when nothing changed."""
+    when = (fact.stated_at or env.now).isoformat()
+    if fact.key is not None and slot_for(fact.key) is not None:
+        return _store_keyed(env, fact, slot_for(fact.key), when)  # type: ignore[arg-type]
+    return _store_loose(env, fact, when)
+
+
+def cosines(env: LayerEnv, text: str, others: list[str]) -> list[float]:
+    """Cosine similarity of ``text`` with each of ``others`` under ``env.embeddings``."""
+    if not others:
+        return []
+    vecs = np.asarray(env.embeddings.embed_documents([text, *others]), dtype=np.float64)
+    norms = np.linalg.norm(vecs, axis=1)
+    norms[norms == 0] = 1.0
+    unit = vecs / norms[:, None]
+    return [float(x) for x in unit[1:] @ unit[0]]
+
+
+def _store_keyed(env: LayerEnv, fact: CandidateFact, slot: Slot, when: str) -> Record | None:
+    ns = env.scope.ns(PROFILE)
+    item = env.store.get(ns, slot.name)
+    current: Record | None = item.value if item else None
+    if fact.negation_of is not None:
+        return _end_slot(env, current, fact, slot, when)
+    _archive_opposites(env, fact.text, negated=False, when=when)
+    if current is None:
+        return _put(env, PROFILE, slot.name, _new_record(env, fact, slot.name, when, slot))
+    if slot.multi:
+        known = {_norm(v) for v in current["values"]}
+        merged = current["values"] + [v for v in _values(fact.value or "") if _norm(v) not in known]
+        if len(merged) == len(current["values"]):
+            return _refresh(env, PROFILE, current, fact, when)
+        updated = {**_refresh_fields(current, fact, when), "values": merged, "value": join_values(merged)}
+        return _put(env, PROFILE, slot.name, {**updated, "text": slot.template.format(values=updated["value"])})
+    if _norm(current["value"]) == _norm(fact.value or ""):
+        return _refresh(env, PROFILE, current, fact, when)
+    if _after(current["updated_at"], when):
+        log.info("kept %r: %r was said earlier", current["text"], fact.text)
+        return None
+    _archive(env, PROFILE, current, when, superseded_by=fact.text)
+    return _put(env, PROFILE, slot.name, _new_record(env, fact, slot.name, when, slot))
+
+
+def _end_slot(env: LayerEnv, current: Record | None, fact: CandidateFact, slot: Slot, when: str) -> Record | None:
+    """'I'm no longer vegetarian': archive the slot value the user says has ended."""
+    if current is None or _after(current["updated_at"], when):
+        return None
+    if slot.multi:
+        ended = {_norm(v) for v in _values(fact.value or "")}
+        remaining = [v for v in current["values"] if _norm(v) not in ended]
+        if len(remaining) == len(current["values"]):
+            return None
+        archived = _archive(env, PROFILE, current, when, superseded_by=fact.text)
+        if remaining:
+            value = join_values(remaining)
+            _put(env, PROFILE, slot.name, {**_refresh_fields(current, fact, when), "values": remaining,
+                                           "value": value, "text": slot.template.format(values=value)})
+        return archived
+    if not _overlaps(current["value"], fact.value or ""):
+        return None
+    return _archive(env, PROFILE, current, when, superseded_by=fact.text)
+
+
+def _store_loose(env: LayerEnv, fact: CandidateFact, when: str) -> Record | None:
+    negated = fact.negation_of is not None
+    _archive_opposites(env, fact.negation_of or fact.text, negated=negated, when=when)
+    duplicate = _duplicate(env, fact.text, negated)
+    if duplicate is not None:
+        return _refresh(env, duplicate[0], duplicate[1], fact, when)
+    record = _new_record(env, fact, uuid.uuid4().hex, when, None)
+    return _put(env, FACTS, record["id"], record, index=True)
+
+
+def _duplicate(env: LayerEnv, text: str, negated: bool) -> tuple[str, Record] | None:
+    """The stored fact (or profile entry) most similar to ``text``, if it says the same thing."""
+    pool = [(FACTS, i.value) for i in env.store.search(env.scope.ns(FACTS), query=text, limit=SEARCH_POOL)]
+    if not negated:
+        pool += [(PROFILE, i.value) for i in env.store.search(env.scope.ns(PROFILE), limit=200)]
+    pool = [(k, r) for k, r in pool if (r.get("negation_of") is not None) == negated]
+    sims = cosines(env, text, [r["text"] for _, r in pool])
+    best = max(zip(sims, pool), key=lambda x: x[0], default=None)
+    return best[1] if best is not None and best[0] >= env.context.dedup_threshold else None
+
+
+def _archive_opposites(env: LayerEnv, base: str, negated: bool, when: str) -> None:
+    """Archive loose facts of the opposite polarity about the same thing: a new
+    'no longer plays tennis' ends 'plays tennis', and a new 'plays tennis' ends
+    an older 'no longer plays tennis'. ``base`` is the positive form of the new fact."""
+    items = env.store.search(env.scope.ns(FACTS), query=base, limit=SEARCH_POOL)
+    opposite = [i.value for i in items if (i.value.get("negation_of") is not None) != negated]
+    sims = cosines(env, base, [r.get("negation_of") or r["text"] for r in opposite])
+    for sim, record in zip(sims, opposite):
+        if sim >= env.context.dedup_threshold and not _after(record["updated_at"], when):
+            _archive(env, FACTS, record, when, superseded_by=None)
+
+
+def _new_record(env: LayerEnv, fact: CandidateFact, rid: str, when: str, slot: Slot | None) -> Record:
+    record: Record = {
+        "id": rid,
+        "text": fact.text,
+        "category": fact.category,
+        "key": slot.name if slot else None,
+        "value": fact.value,
+        "importance": fact.importance,
+        "created_at": when,
+        "updated_at": when,
+        "sources": list(dict.fromkeys(fact.sources)),
+        "user_id": env.scope.user_id,
+        "explicit": fact.explicit,
+        "negation_of": fact.negation_of,
+    }
+    if slot is not None and slot.multi:
+        record["values"] = _values(fact.value or "")
+        record["value"] = join_values(record["values"])
+        record["text"] = slot.template.format(values=record["value"])
+    return record
+
+
+def _refresh_fields(record: Record, fact: CandidateFact, when: str) -> Record:
+    """A re-statement: newer ``updated_at``, more sources, the higher importance."""
+    return {
+        **record,
+        "updated_at": max(record["updated_at"], when, key=_ts),
+        "sources": list(dict.fromkeys([*record["sources"], *fact.sources])),
+        "importance": max(record["importance"], fact.importance),
+        "explicit": record.get("explicit", False) or fact.explicit,
+    }
+
+
+def _refresh(env: LayerEnv, kind: str, record: Record, fact: CandidateFact, when: str) -> Record:
+    return _put(env, kind, record["id"], _refresh_fields(record, fact, when), index=kind == FACTS)
+
+
+def _archive(env: LayerEnv, kind: str, record: Record, valid_to: str, superseded_by: str | None) -> Record:
+    """Move ``record`` to history with its end date; it is no longer current."""
+    stamp = re.sub(r"\W", "", valid_to)
+    kind_name = "profile" if kind == PROFILE else "fact"
+    archived = {**record, "valid_to": valid_to, "superseded_by": superseded_by, "archived_from": kind_name}
+    env.store.put(env.scope.ns(PROFILE_HISTORY), f"{kind_name}:{record['id']}:{stamp}", archived, index=False)
+    env.store.delete(env.scope.ns(kind), record["id"])
+    log.info("archived %s %r (valid to %s)", kind_name, record["text"], valid_to)
+    return archived
+
+
+def _put(env: LayerEnv, kind: str, key: str, record: Record, index: bool = False) -> Record:
+    """Profile entries are loaded whole every turn, so only loose facts are embedded."""
+    env.store.put(env.scope.ns(kind), key, record, index=None if index else False)
+    return record
+
+
+def _values(value: str) -> list[str]:
+    return [v.strip() for v in re.split(r",\s*|\s+and\s+|\s+or\s+", value) if v.strip()]
+
+
+def _norm(value: str) -> str:
+    return re.sub(r"\W+", " ", value.lower()).strip()
+
+
+def _overlaps(current: str, ended: str) -> bool:
+    """Whether the value the user says has ended is the current one ('vegetarian' vs 'vegetarian')."""
+    a, b = set(_norm(current).split()), set(_norm(ended).split())
+    return bool(a & b)
+
+
+def _ts(iso: str) -> datetime:
+    parsed = parse_time(iso)
+    assert parsed is not None
+    return parsed
+
+
+def _after(stored: str, when: str) -> bool:
+    """Whether the stored statement is newer than the incoming one."""
+    return _ts(stored) > _ts(when)

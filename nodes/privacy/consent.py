@@ -1,0 +1,32 @@
+"""The per-user memory switch: may the agent keep long-term memories of this user?
+
+Stored in the user's own SETTINGS namespace, so it follows the user across
+threads, processes and stores, and ``delete_user`` removes it with the rest.
+Default on: a missing setting means the user never turned memory off. Turning
+it off stops new long-term writes and recall; it does not delete anything
+(that is what forget and delete-user are for).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from langgraph.store.base import BaseStore
+
+from stores.namespaces import SETTINGS, UserScope
+
+MEMORY_SWITCH_KEY = "memory"
+
+
+def is_memory_enabled(store: BaseStore, scope: UserScope) -> bool:
+    """True unless the user switched long-term memory off."""
+    item = store.get(scope.ns(SETTINGS), MEMORY_SWITCH_KEY)
+    return True if item is None else bool(item.value.get("enabled", True))
+
+
+def set_memory_enabled(store: BaseStore, scope: UserScope, on: bool) -> None:
+    """Persist the switch, with the time it was flipped (shown in the export)."""
+    if not isinstance(on, bool):
+        raise TypeError(f"on must be True or False, got {on!r}")
+    value = {"enabled": on, "updated_at": datetime.now(timezone.utc).isoformat()}
+    store.put(scope.ns(SETTINGS), MEMORY_SWITCH_KEY, value, index=False)

@@ -1,0 +1,193 @@
+"""Forgetting: delete what matches a text, or everything about a user, for real.
+
+"Forget that I live in Berlin" must reach every copy: the fact, the profile
+and its history, the episode that summarised the session, rules, the raw
+message log, lines in the user's memory files, and the checkpointed threads
+that still hold the turn. Deleting rows is not enough: SQLite keeps deleted
+bytes in free pages and in its WAL, and FAISS files keep removed vectors until
+rewritten, so every operation ends by compacting (the store's ``purge()`` when
+it has one, ``wal_checkpoint(TRUNCATE)`` + ``VACUUM`` on the checkpoint file).
+
+Only the user's own namespaces, folder and recorded threads are touched: a
+thread is found through the user's THREADS records, never by scanning other
+users' checkpoints for the text.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.store.base import BaseStore
+
+from nodes.layers.base import LayerEnv
+from nodes.privacy.export import iter_items, strings_in
+from nodes.tools.memory_files import MemoryFiles
+from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, THREADS, UserScope
+
+DEFAULT_THRESHOLD = 0.85
+MIN_FORGET_CHARS = 3
+SEARCHED_KINDS = (FACTS, PROFILE, PROFILE_HISTORY, EPISODES, RULES, MESSAGES)
+_NEAR_PAGE = 50
+
+
+@dataclass(frozen=True)
+class UserData:
+    """Where one user's data lives: the store, the scope, the data dir, the checkpointer."""
+
+    store: BaseStore
+    scope: UserScope
+    data_dir: Path | None = None
+    checkpointer: BaseCheckpointSaver | None = None
+
+    @classmethod
+    def of(cls, target: "UserData | LayerEnv", checkpointer: BaseCheckpointSaver | None = None) -> "UserData":
+        """Accept a ``LayerEnv`` (data dir read from its context) or a ``UserData``."""
+        if isinstance(target, UserData):
+            return target if checkpointer is None else cls(target.store, target.scope, target.data_dir, checkpointer)
+        data_dir = getattr(target.context, "data_dir", None)
+        return cls(target.store, target.scope, Path(data_dir) if data_dir else None, checkpointer)
+
+
+@dataclass
+class ForgetReport:
+    """What was deleted: store keys per kind, memory-file edits, threads, compaction."""
+
+    action: str
+    deleted: dict[str, list[str]] = field(default_factory=dict)
+    files: dict[str, int] = field(default_factory=dict)  # path -> lines removed, -1 = whole file
+    threads: list[str] = field(default_factory=list)
+    compacted: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        out = {kind: len(keys) for kind, keys in self.deleted.items() if keys}
+        if self.files:
+            out["memory_files"] = len(self.files)
+        if self.threads:
+            out["threads"] = len(self.threads)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "counts": self.counts(), "deleted": self.deleted,
+                "files": self.files, "threads": self.threads, "compacted": self.compacted}
+
+    def __str__(self) -> str:
+        counts = self.counts()
+        if not counts:
+            return f"{self.action}: nothing matched, nothing deleted."
+        return f"{self.action}: deleted " + ", ".join(f"{n} {kind}" for kind, n in counts.items()) + "."
+
+
+def _mentions(obj: Any, needle: str) -> bool:
+    return any(needle in s.casefold() for s in strings_in(obj))
+
+
+def _thread_mentions(saver: BaseCheckpointSaver, thread_id: str, needle: str) -> bool:
+    """Does any checkpoint or pending write of the thread contain ``needle``?"""
+    for tup in saver.list({"configurable": {"thread_id": thread_id}}):
+        if _mentions(tup.checkpoint.get("channel_values"), needle) or _mentions(tup.metadata, needle):
+            return True
+        if _mentions([w[2] for w in tup.pending_writes or []], needle):
+            return True
+    return False
+
+
+def _near_keys(store: BaseStore, ns: tuple[str, ...], text: str, threshold: float) -> set[tuple[tuple[str, ...], str]]:
+    """Items whose embedding cosine with ``text`` is at least ``threshold``."""
+    found: set[tuple[tuple[str, ...], str]] = set()
+    offset = 0
+    while True:
+        page = store.search(ns, query=text, limit=_NEAR_PAGE, offset=offset, refresh_ttl=False)
+        close = [r for r in page if r.score is not None and r.score >= threshold]
+        found.update((tuple(r.namespace), r.key) for r in close)
+        if len(page) < _NEAR_PAGE or len(close) < len(page):
+            return found
+        offset += _NEAR_PAGE
+
+
+def compact(store: BaseStore, checkpointer: BaseCheckpointSaver | None) -> list[str]:
+    """Make deleted bytes leave the disk; returns what was compacted."""
+    done = []
+    purge = getattr(store, "purge", None)
+    if callable(purge):
+        purge()
+        done.append("store")
+    conn = getattr(checkpointer, "conn", None)
+    if isinstance(conn, sqlite3.Connection):
+        # SqliteSaver serialises its own use of the connection with ``lock``.
+        lock = getattr(checkpointer, "lock", None)
+        with lock if hasattr(lock, "__enter__") else nullcontext():
+            conn.commit()
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            conn.execute("VACUUM")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        done.append("checkpoints")
+    return done
+
+
+def forget(
+    target: UserData | LayerEnv,
+    text: str,
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    checkpointer: BaseCheckpointSaver | None = None,
+) -> ForgetReport:
+    """Delete every memory of the user that contains ``text`` or is near it.
+
+    Store items match when any string in their value contains ``text``
+    (case-insensitive) or when the store's query search scores them at or above
+    ``threshold`` (cosine; pass a value above 1 to turn near matching off).
+    Memory-file lines and checkpointed threads match by substring only: they
+    have no embeddings, and a near match there would delete whole threads.
+    """
+    if not isinstance(text, str) or len(text.strip()) < MIN_FORGET_CHARS:
+        raise ValueError(f"say what to forget in at least {MIN_FORGET_CHARS} characters")
+    where = UserData.of(target, checkpointer)
+    store, scope, needle = where.store, where.scope, text.strip().casefold()
+    report = ForgetReport(action=f"forget {text.strip()!r}")
+    for kind in SEARCHED_KINDS:
+        ns = scope.ns(kind)
+        doomed = {(tuple(i.namespace), i.key) for i in iter_items(store, ns) if _mentions(i.value, needle)}
+        doomed |= _near_keys(store, ns, text.strip(), threshold)
+        for namespace, key in sorted(doomed):
+            if scope.owns(namespace):
+                store.delete(namespace, key)
+                report.deleted.setdefault(kind, []).append(key)
+    if where.checkpointer is not None:
+        for record in iter_items(store, scope.ns(THREADS)):
+            if _thread_mentions(where.checkpointer, record.key, needle):
+                where.checkpointer.delete_thread(record.key)
+                store.delete(record.namespace, record.key)
+                report.threads.append(record.key)
+    if where.data_dir is not None:
+        report.files = MemoryFiles(where.data_dir, scope).remove_lines(lambda line: needle in line.casefold())
+    report.compacted = compact(store, where.checkpointer)
+    return report
+
+
+def delete_user(target: UserData | LayerEnv, *, checkpointer: BaseCheckpointSaver | None = None) -> ForgetReport:
+    """Remove every trace of the user: all namespaces, memory files and threads."""
+    where = UserData.of(target, checkpointer)
+    store, scope = where.store, where.scope
+    report = ForgetReport(action=f"delete user {scope.user_id!r}")
+    items = list(iter_items(store, scope.root))
+    if where.checkpointer is not None:
+        for record in items:
+            if tuple(record.namespace) == scope.ns(THREADS):
+                where.checkpointer.delete_thread(record.key)
+                report.threads.append(record.key)
+    for item in items:
+        if scope.owns(item.namespace):
+            store.delete(item.namespace, item.key)
+            kind = item.namespace[2] if len(item.namespace) > 2 else "other"
+            report.deleted.setdefault(kind, []).append(item.key)
+    if where.data_dir is not None:
+        files = MemoryFiles(where.data_dir, scope)
+        report.files = {vpath: -1 for vpath, _ in files.iter_files()}
+        files.delete_all()
+    report.compacted = compact(store, where.checkpointer)
+    return report

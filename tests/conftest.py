@@ -1,0 +1,28 @@
+"""Shared fixtures: a real data dir per test, fast deterministic embeddings."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+@pytest.fixture
+def ctx(tmp_path: Path):
+    """A context on a fresh data dir with the scripted model and hash embeddings."""
+    from graph.context import Context
+
+    return Context(
+        user_id="alice",
+        data_dir=str(tmp_path / "data"),
+        chat_model="scripted",
+        embedding_model="hash:384",
+        review_rules=False,
+    )

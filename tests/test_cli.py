@@ -1,0 +1,89 @@
+"""The `memory-agent` command line: help texts, provider selection, clear errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from graph.cli import build_parser, main
+from graph.context import Context
+from graph.models import UnknownModelSpec, load_chat_model, validate_chat_spec
+
+SUBCOMMANDS = ["chat", "demo", "import", "recall", "memories", "forget", "delete-user", "memory-on", "memory-off"]
+
+
+def test_console_script_help() -> None:
+    exe = Path(sys.executable).with_name("memory-agent")
+    done = subprocess.run([str(exe), "--help"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0
+    for name in SUBCOMMANDS:
+        assert name in done.stdout
+
+
+@pytest.mark.parametrize("name", SUBCOMMANDS)
+def test_each_subcommand_has_help(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_args([name, "--help"])
+    assert exit_.value.code == 0
+    assert "usage: memory-agent " + name in capsys.readouterr().out
+
+
+def test_provider_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_CHAT_MODEL", "openai:gpt-4o-mini")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key-not-used")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    ctx = Context()
+    assert ctx.chat_model == "openai:gpt-4o-mini"
+    model = load_chat_model(ctx.chat_model)
+    assert type(model).__name__ == "ChatOpenAI"
+    assert model.model_name == "gpt-4o-mini"
+    assert str(model.root_client.base_url).rstrip("/") == "http://127.0.0.1:9/v1"
+
+
+def test_explicit_value_beats_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_TOP_K", "9")
+    assert Context().top_k == 9
+    assert Context(top_k=3).top_k == 3
+    monkeypatch.setenv("MEMORY_TOP_K", "nine")
+    with pytest.raises(ValueError, match="MEMORY_TOP_K"):
+        Context()
+
+
+def test_unknown_model_spec_lists_valid_forms(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(UnknownModelSpec, match="valid forms: 'local'"):
+        validate_chat_spec("gpt5")
+    rc = main(["--data-dir", str(tmp_path / "d"), "--chat-model", "gpt5", "memories", "--user", "u1"])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "unknown chat model spec 'gpt5'" in err and "openai:<model>" in err
+    assert not (tmp_path / "d").exists()  # failed before touching the disk
+
+
+def test_unwritable_data_dir_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("keep me")
+    for bad in (blocker, blocker / "sub"):
+        rc = main(["--data-dir", str(bad), "--embedding-model", "hash:384", "memories", "--user", "u1"])
+        assert rc == 2
+        assert "data dir" in capsys.readouterr().err
+    assert blocker.read_text() == "keep me"
+
+
+def test_invalid_user_id_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["--data-dir", str(tmp_path), "--embedding-model", "hash:384", "memories", "--user", "../etc"])
+    assert rc == 2
+    assert "invalid user id" in capsys.readouterr().err
+
+
+def test_env_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".env").write_text("MEMORY_MEMORY_BUDGET_TOKENS=321\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MEMORY_MEMORY_BUDGET_TOKENS", raising=False)
+    try:
+        assert Context().memory_budget_tokens == 321
+    finally:
+        os.environ.pop("MEMORY_MEMORY_BUDGET_TOKENS", None)

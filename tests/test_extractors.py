@@ -1,0 +1,166 @@
+"""Extractors: rule rewriting, grounding, and the LLM extractor on fake models."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timezone
+from typing import Any
+
+import pytest
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.runnables import RunnableLambda
+
+from nodes.extract.base import CandidateFact, FactExtractor
+from nodes.extract.grounding import ground
+from nodes.extract.llm import ExtractedFact, ExtractedFacts, LLMFactExtractor
+from nodes.extract.person import third_person
+from nodes.extract.rules import RuleFactExtractor
+from nodes.layers.base import LoggedMessage
+
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+SECRET = "sk-abcdefghijklmnop1234"
+
+
+def user(mid: str, text: str) -> LoggedMessage:
+    return LoggedMessage(id=mid, thread="t1", time=T0, role="user", text=text)
+
+
+def facts_of(text: str) -> list[tuple[str, str | None, str | None]]:
+    return [(f.text, f.key, f.value) for f in RuleFactExtractor().extract([user("m1", text)])]
+
+
+@pytest.mark.parametrize(
+    "clause, expected",
+    [
+        ("I really like hiking with my dog", "The user really likes hiking with the user's dog."),
+        ("I don't eat pork", "The user does not eat pork."),
+        ("I no longer play tennis", "The user no longer plays tennis."),
+        ("I usually don't eat breakfast", "The user usually doesn't eat breakfast."),
+        ("My sister's birthday is May 3", "The user's sister's birthday is May 3."),
+        ("I watch anime and I study biology", "The user watches anime and the user studies biology."),
+    ],
+)
+def test_third_person_rewrite(clause: str, expected: str) -> None:
+    assert third_person(clause) == expected
+
+
+def test_rules_rewrite_durable_statements_as_standalone_facts() -> None:
+    assert facts_of("Hi, I'm Sam. I'm vegetarian and I live in Lisbon with my wife.") == [
+        ("The user's name is Sam.", "name", "Sam"),
+        ("The user is vegetarian.", "diet", "vegetarian"),
+        ("The user lives in Lisbon.", "location", "Lisbon"),
+    ]
+    assert facts_of("I'm allergic to peanuts and shellfish.") == [
+        ("The user is allergic to peanuts and shellfish.", "allergies", "peanuts and shellfish")
+    ]
+    assert facts_of("My favorite food is sushi.") == [("The user's favorite food is sushi.", "favourite_food", "sushi")]
+
+
+def test_rules_keep_sources_time_and_flag_explicit_requests() -> None:
+    [fact] = RuleFactExtractor().extract([user("m7", "Please remember that my locker number is 214.")])
+    assert fact.text == "The user's locker number is 214."
+    assert (fact.sources, fact.stated_at, fact.explicit, fact.importance) == (["m7"], T0, True, 7)
+
+
+def test_rules_turn_cessation_into_a_negation() -> None:
+    [fact] = RuleFactExtractor().extract([user("m1", "I don't play tennis anymore.")])
+    assert (fact.text, fact.negation_of) == ("The user no longer plays tennis.", "The user plays tennis.")
+    [keyed] = RuleFactExtractor().extract([user("m1", "I'm not vegetarian anymore.")])
+    assert (keyed.key, keyed.value, keyed.negation_of) == ("diet", "vegetarian", "The user is vegetarian.")
+
+
+def test_rules_ignore_assistant_messages_and_sentences_with_secrets() -> None:
+    messages = [
+        LoggedMessage(id="a1", thread="t1", time=T0, role="assistant", text="I live in the cloud."),
+        user("m1", f"I live in Paris. My API key is {SECRET} and I'm vegan."),
+    ]
+    assert [(f.text, f.sources) for f in RuleFactExtractor().extract(messages)] == [
+        ("The user lives in Paris.", ["m1"])
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm in a hurry today.", "what's the weather?", "I'm tired.", "can you write me a poem",
+     "I like that idea.", "Remember when we went to Rome?", "I go by my middle name."],
+)
+def test_rules_store_nothing_for_moods_requests_and_small_talk(text: str) -> None:
+    assert facts_of(text) == []
+
+
+def test_grounding_rejects_an_invented_fact_and_logs_it(caplog: pytest.LogCaptureFixture) -> None:
+    messages = [user("m1", "I'm vegetarian.")]
+    invented = CandidateFact(text="User lives in Berlin.", key="location", value="Berlin", sources=["m1"])
+    paraphrase = CandidateFact(text="The user lives in Berlin.", sources=["m1"])
+    real = CandidateFact(text="The user follows a vegetarian diet.", key="diet", value="vegetarian", sources=["m1"])
+    with caplog.at_level(logging.INFO, logger="nodes.extract.grounding"):
+        kept = ground([invented, paraphrase, real], messages)
+    assert [f.text for f in kept] == ["The user follows a vegetarian diet."]
+    assert kept[0].stated_at == T0
+    rejected = [r.getMessage() for r in caplog.records if "rejected ungrounded fact" in r.getMessage()]
+    assert len(rejected) == 2 and "'User lives in Berlin.'" in rejected[0]
+
+
+def test_grounding_attributes_sourceless_facts_and_rejects_non_user_sources() -> None:
+    messages = [
+        user("m1", "I'm vegetarian."),
+        user("m2", "I work as a nurse."),
+        LoggedMessage(id="a1", thread="t1", time=T0, role="assistant", text="You work as a nurse in Berlin."),
+    ]
+    nurse = CandidateFact(text="The user is a nurse.", value="nurse")
+    assert [f.sources for f in ground([nurse], messages)] == [["m2"]]
+    from_assistant = CandidateFact(text="The user is a nurse.", value="nurse", sources=["a1"])
+    assert ground([from_assistant], messages) == []
+
+
+class StructuredFake(GenericFakeChatModel):
+    """A fake chat model with native structured output; records the prompts it got."""
+
+    answer: Any = None
+    prompts: list[Any] = []
+
+    def with_structured_output(self, schema: Any, **kwargs: Any) -> Any:
+        assert schema is ExtractedFacts
+        return RunnableLambda(lambda prompt: (self.prompts.append(prompt), self.answer)[1])
+
+
+def test_llm_extractor_with_structured_output_is_grounded_afterwards() -> None:
+    answer = ExtractedFacts(facts=[
+        ExtractedFact(text="The user is vegetarian.", key="diet", value="vegetarian", importance=8, source_ids=["m1"]),
+        ExtractedFact(text="The user lives in Berlin.", key="Location", value="Berlin", source_ids=["m1"]),
+    ])
+    model = StructuredFake(messages=iter([]), answer=answer, prompts=[])
+    messages = [user("m1", f"I'm vegetarian. My token is {SECRET}.")]
+    extractor = LLMFactExtractor(model)
+    candidates = extractor.extract(messages)
+    assert [(c.text, c.key, c.category, c.sources) for c in candidates] == [
+        ("The user is vegetarian.", "diet", "diet", ["m1"]),
+        ("The user lives in Berlin.", "location", "location", ["m1"]),
+    ]
+    assert [c.text for c in ground(candidates, messages)] == ["The user is vegetarian."]
+    prompt_text = " ".join(str(m.content) for m in model.prompts[0])
+    assert "[m1] I'm vegetarian." in prompt_text and SECRET not in prompt_text
+    assert isinstance(extractor, FactExtractor) and extractor.needs_llm
+
+
+def test_llm_extractor_parses_json_from_a_plain_chat_model_and_drops_malformed_items() -> None:
+    reply = (
+        "Sure! ```json\n"
+        '{"facts": [{"text": "I speak French", "key": "language", "value": "French", "source_ids": ["m2", "zz"]},'
+        ' {"text": "The user is 900 years old.", "importance": 42},'
+        ' {"category": "identity"}]}\n```'
+    )
+    model = GenericFakeChatModel(messages=iter([reply]))
+    facts = LLMFactExtractor(model).extract([user("m1", "hello"), user("m2", "I speak French.")])
+    assert [(f.text, f.key, f.value, f.sources) for f in facts] == [
+        ("The user speaks French.", "language", "French", ["m2"])
+    ]
+
+
+def test_llm_extractor_survives_garbage_and_needs_a_model() -> None:
+    model = GenericFakeChatModel(messages=iter(["I cannot help with that."]))
+    assert LLMFactExtractor(model).extract([user("m1", "I'm vegan.")]) == []
+    with pytest.raises(ValueError, match="needs a chat model"):
+        LLMFactExtractor().extract([user("m1", "I'm vegan.")])
+    bound = LLMFactExtractor().with_model(model)
+    assert bound.chat_model is model

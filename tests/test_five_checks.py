@@ -1,0 +1,88 @@
+"""The five checks of a working chat memory, through the real CLI, one process per step.
+
+Each step is a separate `memory-agent` process fed through stdin, so every check
+crosses a real restart. They run twice: with the scripted chat model and hash
+embeddings (exact and fast), and with the embedded default models (slow).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+MODELS = {
+    "scripted": ["--chat-model", "scripted", "--embedding-model", "hash:384"],
+    "local": ["--chat-model", "local", "--embedding-model", "local"],
+}
+
+
+class Cli:
+    def __init__(self, data: Path, models: list[str]) -> None:
+        self.base = [sys.executable, "-m", "graph.cli", "--data-dir", str(data), *models]
+
+    def run(self, *args: str, stdin: str = "") -> str:
+        env = {"MEMORY_MAX_NEW_TOKENS": "24", "MEMORY_REVIEW_RULES": "false", "HF_HUB_OFFLINE": "1"}
+        done = subprocess.run(
+            [*self.base, *args], input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=600,
+            env={**__import__("os").environ, **env},
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    def chat(self, user: str, thread: str, *lines: str) -> str:
+        return self.run("chat", "--user", user, "--thread", thread, stdin="\n".join(lines) + "\n/quit\n")
+
+    def prompt_after(self, user: str, thread: str, question: str) -> str:
+        out = self.chat(user, thread, question, "/prompt")
+        return out.split("----- system prompt -----", 1)[1].split("----- end of prompt -----", 1)[0]
+
+    def export(self, user: str) -> dict:
+        return json.loads(self.run("memories", "--user", user, "--json"))
+
+
+def _files_containing(root: Path, needle: bytes) -> list[str]:
+    return [str(p) for p in root.rglob("*") if p.is_file() and needle.lower() in p.read_bytes().lower()]
+
+
+@pytest.mark.parametrize("models", [pytest.param("scripted"), pytest.param("local", marks=pytest.mark.slow)])
+def test_five_checks(tmp_path: Path, models: str) -> None:
+    data = tmp_path / "data"
+    cli = Cli(data, MODELS[models])
+
+    # 1. Tell it your diet, restart, ask for a recipe: the diet is in the assembled prompt.
+    cli.chat("alice", "s1", "I'm vegetarian.", "/end")
+    prompt = cli.prompt_after("alice", "s2", "Can you suggest a recipe for dinner?")
+    assert "vegetarian" in prompt
+
+    # 2. Change your diet: the old value no longer appears in the profile.
+    cli.chat("alice", "s3", "I'm vegan now.", "/end")
+    prompt = cli.prompt_after("alice", "s4", "Any recipe ideas?")
+    profile_block = prompt.split('<memories kind="profile">', 1)[1].split("</memories>", 1)[0]
+    assert "vegan" in profile_block and "vegetarian" not in profile_block
+    exported = cli.export("alice")
+    assert any("vegetarian" in json.dumps(h) for h in exported["profile_history"])
+
+    # 3. Say the same fact three times: it is stored once.
+    cli.chat("alice", "s5", "I'm allergic to peanuts.", "I'm allergic to peanuts.", "I'm allergic to peanuts.", "/end")
+    exported = cli.export("alice")
+    kept = [r for r in exported["profile"] + exported["facts"] if "peanut" in json.dumps(r).lower()]
+    assert len(kept) == 1, kept
+
+    # 5. A second user sees none of the first user's memories.
+    bob_prompt = cli.prompt_after("bob", "b1", "What do you know about me? Any recipe?")
+    for word in ("vegan", "vegetarian", "peanut"):
+        assert word not in bob_prompt.lower()
+    bob = cli.export("bob")
+    assert not bob["profile"] and not bob["facts"] and not bob["episodes"]
+
+    # 4. After /forget, a restart shows no trace of the fact in any file of the data dir.
+    cli.chat("alice", "s6", "/forget peanuts")
+    cli.export("alice")  # a fresh process opens (and reconciles) everything again
+    assert _files_containing(data, b"peanut") == []
+    assert "vegan" in json.dumps(cli.export("alice")["profile"])  # the rest survives

@@ -1,0 +1,100 @@
+"""The turn graph: shape, a full turn, resuming a thread across processes, bad input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from langchain_core.messages import HumanMessage
+
+from graph.builder import NODES, build_graph
+from graph.runtime import MemoryAgent
+from graph.scripted_chat import ScriptedChatModel
+from nodes.input_check import InvalidInput
+from stores.namespaces import MESSAGES, PROFILE, UserScope
+
+from tests.conftest import ROOT
+
+
+def test_graph_has_the_four_nodes_in_order() -> None:
+    g = build_graph(layers=[]).compile().get_graph()
+    assert set(NODES) <= set(g.nodes)
+    edges = {(e.source, e.target) for e in g.edges}
+    for a, b in zip(NODES, NODES[1:]):
+        assert (a, b) in edges
+    assert ("consolidate", "__end__") in edges
+    # session end skips straight to consolidation
+    assert ("__start__", "consolidate") in edges
+
+
+def test_full_turn_with_scripted_model(ctx) -> None:
+    model = ScriptedChatModel(responses=["Nice to meet you, Ana."])
+    with MemoryAgent(ctx, chat_model=model) as agent:
+        result = agent.say("My name is Ana.", "t1")
+        assert result.reply == "Nice to meet you, Ana."
+        assert [m.type for m in agent.thread_messages("t1")] == ["human", "ai"]
+        scope = UserScope("alice")
+        logged = agent.store.search(scope.ns(MESSAGES), limit=10)
+        assert sorted(i.value["role"] for i in logged) == ["assistant", "user"]
+        profile = {i.key: i.value for i in agent.store.search(scope.ns(PROFILE), limit=10)}
+        assert "name" in profile and "Ana" in profile["name"]["text"]
+        # the next turn sees the profile in the stable prefix of the prompt
+        second = agent.say("What should I cook?", "t1")
+        assert "Ana" in second.system_prompt.split("Current date:")[0]
+
+
+def test_system_prompt_reaches_the_model(ctx) -> None:
+    with MemoryAgent(ctx) as agent:  # scripted model repeats remembered lines
+        agent.say("I'm vegetarian.", "t1")
+        agent.end_session("t1")
+        reply = agent.say("Suggest a recipe.", "t2").reply
+    assert "vegetarian" in reply
+
+
+def _run(code: str, data_dir: str) -> str:
+    script = textwrap.dedent(code).replace("DATA", data_dir)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_thread_resumes_across_two_processes(ctx) -> None:
+    common = """
+        from graph.context import Context
+        from graph.runtime import MemoryAgent
+        ctx = Context(user_id="alice", data_dir="DATA", chat_model="scripted", embedding_model="hash:384")
+    """
+    _run(common + """
+        with MemoryAgent(ctx) as a:
+            a.say("The ticket number is TCK-7731.", "resume-me")
+    """, ctx.data_dir)
+    out = _run(common + """
+        with MemoryAgent(ctx) as a:
+            a.say("And one more thing.", "resume-me")
+            print("|".join(m.text for m in a.thread_messages("resume-me") if m.type == "human"))
+    """, ctx.data_dir)
+    assert out.strip() == "The ticket number is TCK-7731.|And one more thing."
+
+
+@pytest.mark.parametrize("text", ["", "   ", "x" * 9000])
+def test_bad_input_is_refused_and_nothing_is_stored(ctx, text: str) -> None:
+    with MemoryAgent(ctx) as agent:
+        agent.say("I live in Porto.", "t1")
+        before_msgs = [m.text for m in agent.thread_messages("t1")]
+        before_items = len(agent.store.search(("users",), limit=1000))
+        with pytest.raises(InvalidInput):
+            agent.say(text, "t1")
+        assert [m.text for m in agent.thread_messages("t1")] == before_msgs
+        assert len(agent.store.search(("users",), limit=1000)) == before_items
+
+
+def test_graph_level_refusal_removes_the_bad_message(ctx) -> None:
+    """Clients that bypass the CLI (Studio, SDK) get the same guarantee."""
+    with MemoryAgent(ctx) as agent:
+        cfg = {"configurable": {"thread_id": "raw"}}
+        out = agent.graph.invoke({"messages": [HumanMessage(content="   ", id="m-bad")]}, cfg, context=ctx)
+        assert "empty message" in out["error"]
+        assert out["messages"] == []
+        assert agent.store.search(("users",), limit=10) == []

@@ -1,0 +1,229 @@
+"""End to end through ``langgraph dev``: the Studio path with our store and checkpointer.
+
+Starts the real dev server (``langgraph dev --no-browser``) on a free port, with
+a temporary data dir, the scripted chat model and hash embeddings (offline,
+deterministic), and drives it with ``langgraph_sdk`` the way Studio does:
+memory across threads, namespace isolation in the store API, a rule review
+interrupt resumed with a ``Command``, and the data on disk after a clean stop.
+
+The server runs from a temporary copy of langgraph.json (absolute paths, ``env``
+pointing at a .env written here) so that a developer's own ``.env`` cannot
+redirect it to their real data dir, and with ``--no-reload`` so that edits to
+the tree during the test cannot restart it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LANGGRAPH = Path(sys.executable).parent / "langgraph"
+START_TIMEOUT_S = 180
+RUN_TIMEOUT_S = 60
+STOP_TIMEOUT_S = 30
+SERVER_ENV = {
+    "MEMORY_CHAT_MODEL": "scripted",
+    "MEMORY_EMBEDDING_MODEL": "hash:384",
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "LANGGRAPH_NO_VERSION_CHECK": "true",
+    "LANGSMITH_TRACING": "false",
+}
+
+pytestmark = pytest.mark.skipif(not LANGGRAPH.exists(), reason="langgraph-cli[inmem] is not installed in this venv")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _config_copy(work: Path, data_dir: Path) -> Path:
+    """langgraph.json with absolute paths, and an .env of our own next to it."""
+    env_file = work / ".env"
+    env_file.write_text("".join(f"{k}={v}\n" for k, v in {**SERVER_ENV, "MEMORY_DATA_DIR": str(data_dir)}.items()))
+    config = json.loads((ROOT / "langgraph.json").read_text())
+
+    def absolute(ref: str) -> str:
+        path, _, attr = ref.rpartition(":")
+        return f"{(ROOT / path).resolve()}:{attr}"
+
+    config["graphs"] = {name: absolute(ref) for name, ref in config["graphs"].items()}
+    for key in ("store", "checkpointer"):
+        config[key]["path"] = absolute(config[key]["path"])
+    config["dependencies"] = [str(ROOT)]
+    config["env"] = str(env_file)
+    path = work / "langgraph.json"
+    path.write_text(json.dumps(config, indent=2))
+    return path
+
+
+def _log_tail(log: Path, n: int = 60) -> str:
+    return "\n".join(log.read_text(errors="replace").splitlines()[-n:]) if log.exists() else ""
+
+
+def _wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"langgraph dev exited with {proc.returncode}:\n{_log_tail(log)}")
+        try:
+            with urllib.request.urlopen(f"{url}/ok", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(1)
+    pytest.fail(f"langgraph dev did not answer within {START_TIMEOUT_S}s:\n{_log_tail(log)}")
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> int:
+    """SIGTERM, then SIGKILL to the server's own process group if it hangs."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            return proc.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=STOP_TIMEOUT_S)
+            return -9
+    return int(proc.returncode)
+
+
+@contextmanager
+def dev_server(work: Path, data_dir: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
+    """A running ``langgraph dev``; always stopped on the way out."""
+    port = _free_port()
+    config = _config_copy(work, data_dir)
+    log = work / "server.log"
+    env = {**os.environ, **SERVER_ENV, "MEMORY_DATA_DIR": str(data_dir)}
+    cmd = [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--port", str(port), "--config", str(config)]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_until_up(url, proc, log)
+        yield url, proc, log
+    finally:
+        _stop(proc)
+
+
+def _texts(items: list[dict[str, Any]]) -> list[str]:
+    return [str(item["value"].get("text", "")) for item in items]
+
+
+def _mentions(value: dict[str, Any], word: str) -> bool:
+    return word in json.dumps(value).lower()
+
+
+async def _drive(url: str) -> dict[str, Any]:
+    """Everything a Studio user would do, through the SDK. Returns ids for the disk checks."""
+    from langgraph_sdk import get_client
+
+    client = get_client(url=url, timeout=RUN_TIMEOUT_S)
+    assistant = (await client.assistants.search(graph_id="agent"))[0]["assistant_id"]
+
+    schemas = await client.assistants.get_schemas(assistant)
+    context_fields = (schemas.get("context_schema") or {}).get("properties", {})
+    assert {"user_id", "review_rules", "persona", "chat_model"} <= set(context_fields), schemas.get("context_schema")
+
+    ctx_a = {"user_id": "A", "chat_model": "scripted", "embedding_model": "hash:384", "review_rules": False}
+
+    async def run(thread: str, user: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        out = await asyncio.wait_for(
+            client.runs.wait(thread, assistant, context=user, **kwargs), timeout=RUN_TIMEOUT_S
+        )
+        assert isinstance(out, dict), out
+        return out
+
+    def say(text: str) -> dict[str, Any]:
+        return {"messages": [{"role": "user", "content": text}]}
+
+    # (1) user A states a fact in thread 1; the session ends and is consolidated.
+    t1 = (await client.threads.create())["thread_id"]
+    await run(t1, ctx_a, input=say("I'm vegetarian."))
+    await run(t1, ctx_a, input={"end_session": True})
+
+    # (2) a new thread of the same user recalls it, in state and in the prompt.
+    t2 = (await client.threads.create())["thread_id"]
+    out = await run(t2, ctx_a, input=say("What should I cook for dinner tonight?"))
+    assert any("vegetarian" in r["text"].lower() for r in out["recalled"]), out["recalled"]
+    assert "vegetarian" in out["system_prompt"].lower(), out["system_prompt"]
+
+    # (3) the store API shows the fact under A's namespace and nothing of A's under B's.
+    a_items = (await client.store.search_items(["users", "A"], limit=100))["items"]
+    assert any(_mentions(i["value"], "vegetarian") for i in a_items), a_items
+    assert all(tuple(i["namespace"][:2]) == ("users", "A") for i in a_items)
+    assert (await client.store.search_items(["users", "B"], limit=100))["items"] == []
+
+    # ... and user B, asking the same in a thread of their own, gets nothing of A's.
+    t_b = (await client.threads.create())["thread_id"]
+    out_b = await run(t_b, {**ctx_a, "user_id": "B"}, input=say("What should I cook for dinner tonight?"))
+    assert not any("vegetarian" in r["text"].lower() for r in out_b["recalled"]), out_b["recalled"]
+    b_items = (await client.store.search_items(["users", "B"], limit=100))["items"]
+    assert b_items and not any(_mentions(i["value"], "vegetarian") for i in b_items), b_items
+
+    # (4) rule review: the consolidate node interrupts; Command(resume=...) answers it.
+    review = {**ctx_a, "review_rules": True}
+    t3 = (await client.threads.create())["thread_id"]
+    paused = await run(t3, review, input=say("Please stop using emojis."))
+    interrupts = paused.get("__interrupt__") or []
+    assert interrupts and interrupts[0]["value"]["type"] == "rule_review", paused
+    assert interrupts[0]["value"]["rule"] == "Do not use emojis."
+    state = await client.threads.get_state(t3)
+    assert state["next"] == ["consolidate"], state["next"]
+    await run(t3, review, command={"resume": {"approve": True}})
+    rules = _texts((await client.store.search_items(["users", "A", "rules"], limit=100))["items"])
+    assert rules == ["Do not use emojis."], rules
+
+    # A rejected proposal is not stored.
+    t4 = (await client.threads.create())["thread_id"]
+    paused = await run(t4, review, input=say("Please be more concise."))
+    assert paused.get("__interrupt__"), paused
+    await run(t4, review, command={"resume": False})
+    rules = _texts((await client.store.search_items(["users", "A", "rules"], limit=100))["items"])
+    assert rules == ["Do not use emojis."], rules
+    return {"t1": t1}
+
+
+def test_langgraph_dev_end_to_end(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    with dev_server(tmp_path, data_dir) as (url, proc, log):
+        ids = asyncio.run(_drive(url))
+        rc = _stop(proc)
+    server_log = log.read_text(errors="replace")
+    assert rc == 0, f"server did not stop cleanly (rc={rc}):\n{_log_tail(log)}"
+    assert "BlockingError" not in server_log, _log_tail(log)
+    assert "Using custom store" in server_log and "Using custom checkpointer" in server_log
+
+    # (5) the data outlived the server: read it back through the CLI/notebook path.
+    with sqlite3.connect(data_dir / "checkpoints.sqlite") as conn:
+        (n,) = conn.execute("SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?", (ids["t1"],)).fetchone()
+    assert n > 0
+
+    from graph.context import Context
+    from graph.runtime import MemoryAgent
+    from stores.namespaces import FACTS, PROFILE, RULES, UserScope
+
+    ctx = Context(user_id="A", data_dir=str(data_dir), chat_model="scripted", embedding_model="hash:384")
+    with MemoryAgent(ctx) as agent:
+        scope = UserScope("A")
+        remembered = [i.value for kind in (FACTS, PROFILE) for i in agent.store.search(scope.ns(kind), limit=100)]
+        assert any(_mentions(v, "vegetarian") for v in remembered), remembered
+        assert [i.value["text"] for i in agent.store.search(scope.ns(RULES), limit=100)] == ["Do not use emojis."]
+        assert agent.store.search(UserScope("B").ns(FACTS), limit=100) == []
