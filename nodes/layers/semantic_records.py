@@ -37,8 +37,9 @@ def store_fact(env: LayerEnv, fact: CandidateFact) -> Record | None:
     """Write one grounded, secret-free fact. Returns the record now current (or,
     for a fact that ends a slot, the archived one); None when nothing changed."""
     when = (fact.stated_at or env.now).isoformat()
-    if fact.key is not None and slot_for(fact.key) is not None:
-        return _store_keyed(env, fact, slot_for(fact.key), when)  # type: ignore[arg-type]
+    slot = slot_for(fact.key)
+    if slot is not None:
+        return _store_keyed(env, fact, slot, when)
     return _store_loose(env, fact, when)
 
 

@@ -97,14 +97,19 @@ def _thread_mentions(saver: BaseCheckpointSaver, thread_id: str, needle: str) ->
 
 
 def _near_keys(store: BaseStore, ns: tuple[str, ...], text: str, threshold: float) -> set[tuple[tuple[str, ...], str]]:
-    """Items whose embedding cosine with ``text`` is at least ``threshold``."""
+    """Items whose embedding cosine with ``text`` is at least ``threshold``.
+
+    Pages on while a page still holds a close item: a store may rank by fused
+    dense + lexical rank (ours does) rather than by the cosine it reports, so
+    one far item does not mean that every later one is farther.
+    """
     found: set[tuple[tuple[str, ...], str]] = set()
     offset = 0
     while True:
         page = store.search(ns, query=text, limit=_NEAR_PAGE, offset=offset, refresh_ttl=False)
         close = [r for r in page if r.score is not None and r.score >= threshold]
         found.update((tuple(r.namespace), r.key) for r in close)
-        if len(page) < _NEAR_PAGE or len(close) < len(page):
+        if len(page) < _NEAR_PAGE or not close:
             return found
         offset += _NEAR_PAGE
 

@@ -95,6 +95,10 @@ def _jwt_ok(raw: str) -> bool:
     return isinstance(decoded, dict) and "alg" in decoded
 
 
+# Masks and template variables stand where a secret would go but are not one.
+_PLACEHOLDER = re.compile(r"[*xX.•#_\-]+|<[^>]*>|\$\{?[\w.]+\}?|%\w+%|\{\{.*\}\}")
+
+
 def _randomish(value: str) -> bool:
     """A credential value, not a word, a placeholder or a code expression."""
     if _PLACEHOLDER.fullmatch(value):
@@ -118,9 +122,6 @@ _NOT_A_PASSWORD = frozenset(
     unknown forgotten lost new old temporary default generated random there here what
     which who how why where when in on at of for to from with by as and or but if then""".split()
 )
-
-
-_PLACEHOLDER = re.compile(r"[*xX.•#_\-]+|<[^>]*>|\$\{?[\w.]+\}?|%\w+%|\{\{.*\}\}")
 
 
 def _not_placeholder(value: str) -> bool:
@@ -154,8 +155,8 @@ class _Rule:
     priority: int = 1
 
 
-def _rx(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    return re.compile(pattern, flags | re.VERBOSE)
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.VERBOSE)
 
 
 _KEYWORD = r"""(?:[A-Za-z0-9]+[_\-])*(?:api[_\-\ ]?key|apikey|secret(?:[_\-]?(?:access[_\-]?)?key)?

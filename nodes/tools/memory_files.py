@@ -1,11 +1,9 @@
 """The ``/memories`` file tool: a per-user folder of notes the model edits itself.
 
 The model chooses every path and every byte it writes, so each argument is
-untrusted. A virtual path must start with ``/memories``; it is mapped onto
-``<data_dir>/memories/<user_id>/`` (the user id comes from config, never from
-the model) and refused, with a message the model can act on, when it contains
-``..``, a NUL byte, an overlong name, or resolves through a symbolic link to
-somewhere outside that folder. Files are UTF-8 text under a size limit, and
+untrusted. Paths are confined to ``<data_dir>/memories/<user_id>/`` by
+``memory_paths`` (the user id comes from config, never from the model). Files
+are UTF-8 text under a size limit (and the folder under a total quota), and
 every write goes to a temporary file that is renamed over the old one, so an
 error never leaves a half-written or emptied file behind.
 """
@@ -21,12 +19,9 @@ from typing import Any, Callable, Iterator, Literal
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
-from stores.data_dir import MEMORY_FILES_SUBDIR
+from nodes.tools.memory_paths import VIRTUAL_ROOT, MemoryFileError, resolve_memory_path, user_memory_dir
 from stores.namespaces import UserScope
 
-VIRTUAL_ROOT = "/memories"
-MAX_PATH_CHARS = 1024
-MAX_NAME_BYTES = 255
 DEFAULT_MAX_FILE_BYTES = 64 * 1024
 DEFAULT_MAX_TOTAL_BYTES = 1024 * 1024
 
@@ -40,15 +35,6 @@ _ARGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "delete": (("path",), ()),
     "rename": (("old_path", "new_path"), ()),
 }
-
-
-class MemoryFileError(ValueError):
-    """A refused or failed file operation; the message is meant for the model."""
-
-
-def user_memory_dir(data_dir: str | os.PathLike[str], scope: UserScope) -> Path:
-    """Where ``scope``'s memory files live on disk."""
-    return Path(data_dir) / MEMORY_FILES_SUBDIR / scope.user_id
 
 
 class MemoryFiles:
@@ -226,32 +212,7 @@ class MemoryFiles:
         return Path(os.path.realpath(self.root))
 
     def _resolve(self, path: Any) -> Path:
-        """Map a virtual path to a real one inside the root, or refuse it."""
-        if not isinstance(path, str):
-            raise MemoryFileError(f"path must be a string, got {type(path).__name__}")
-        if "\x00" in path:
-            raise MemoryFileError("path contains a NUL byte")
-        if len(path) > MAX_PATH_CHARS:
-            raise MemoryFileError(f"path is {len(path)} characters long; the limit is {MAX_PATH_CHARS}")
-        if "\\" in path:
-            raise MemoryFileError("use '/' to separate path parts; backslashes are not allowed")
-        if path != VIRTUAL_ROOT and not path.startswith(VIRTUAL_ROOT + "/"):
-            raise MemoryFileError(f"path {path!r} is outside the memory directory; paths must start with {VIRTUAL_ROOT}/")
-        parts = [p for p in path[len(VIRTUAL_ROOT):].split("/") if p not in ("", ".")]
-        for part in parts:
-            if part == "..":
-                raise MemoryFileError(f"path {path!r} contains '..'; parent-directory steps are not allowed")
-            if len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
-                raise MemoryFileError(f"a name in {path[:60]!r}... is longer than {MAX_NAME_BYTES} bytes")
-            if part.startswith("."):
-                raise MemoryFileError(f"names starting with '.' are reserved ({part!r})")
-            if any(ord(c) < 32 or ord(c) == 127 for c in part):
-                raise MemoryFileError(f"path {path!r} contains a control character")
-        root = self._real_root()
-        real = Path(os.path.realpath(root.joinpath(*parts)))
-        if real != root and not real.is_relative_to(root):
-            raise MemoryFileError(f"path {path!r} leads outside the memory directory through a symbolic link")
-        return real
+        return resolve_memory_path(self._real_root(), path)
 
     def _read(self, target: Path, path: str) -> str:
         if target.is_dir():
@@ -323,9 +284,8 @@ class MemoryFiles:
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in view_range)
         ):
             raise MemoryFileError(f"view_range must be two integers [start, end], got {view_range!r}")
-        first, last = view_range
-        last = n if last == -1 else last
-        if not (1 <= first <= max(n, 1) and first <= last <= n) and not (n == 0 and first == 1 and last == 0):
+        first, last = view_range[0], n if view_range[1] == -1 else view_range[1]
+        if not 1 <= first <= last <= n:
             raise MemoryFileError(f"view_range {list(view_range)} is outside the file's lines 1..{n} (use -1 as end for 'to the end')")
         return first, last
 

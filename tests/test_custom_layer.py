@@ -1,0 +1,50 @@
+"""The README's "Make it yours" example, kept honest: add a layer, remove a layer.
+
+A layer is any object with ``recall`` / ``on_turn`` / ``on_session_end``;
+``LayerBase`` makes every hook a no-op so a new layer writes only what it needs.
+"""
+
+from __future__ import annotations
+
+from graph.builder import default_layers
+from graph.context import Context
+from graph.runtime import MemoryAgent
+from nodes.layers.base import LayerBase, LayerEnv, MemoryLayer, Recalled
+from stores.namespaces import EPISODES, UserScope
+
+MEETING = "Design review with Priya on Friday at 10:00."
+
+
+class CalendarLayer(LayerBase):
+    """Recalls the user's next meeting: a stand-in for any outside source (a CRM, a calendar API)."""
+
+    name = "calendar"
+
+    def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
+        if "meeting" not in query.lower():
+            return []
+        return [Recalled(kind="fact", text=MEETING, score=0.9, meta={"source": "calendar"})]
+
+
+def test_a_custom_layer_reaches_the_prompt(ctx: Context) -> None:
+    layers = [*default_layers(), CalendarLayer()]
+    assert isinstance(layers[-1], MemoryLayer)
+    with MemoryAgent(ctx, layers=layers) as agent:
+        result = agent.say("When is my next meeting?", "t1")
+        unrelated = agent.say("Suggest a recipe.", "t1")
+    assert MEETING in result.system_prompt.split("Current date:")[0]
+    assert any(r["text"] == MEETING for r in result.recalled)
+    assert MEETING in result.reply  # the scripted model repeats what memory gave it
+    assert MEETING not in unrelated.system_prompt  # the layer's read policy decides
+
+
+def test_removing_a_default_layer(ctx: Context) -> None:
+    layers = [layer for layer in default_layers() if layer.name != "episodic"]
+    assert "episodic" not in {layer.name for layer in layers}
+    with MemoryAgent(ctx, layers=layers) as agent:
+        agent.say("I'm vegetarian. Let's plan the Lisbon trip for May.", "t1")
+        agent.end_session("t1")
+        assert agent.store.search(UserScope(ctx.user_id).ns(EPISODES), limit=10) == []
+        prompt = agent.say("What should I cook tonight?", "t2").system_prompt
+    assert "vegetarian" in prompt  # the other layers still work
+    assert 'kind="episode"' not in prompt
