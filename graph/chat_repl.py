@@ -45,9 +45,7 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
         stored = remember(agent.env(), arg) if arg else []
         return f"(remembered {len(stored)} fact(s))" if stored else "(nothing to remember: give the fact after /remember)"
     if cmd == "/forget":
-        from graph.privacy_ops import forget_text
-
-        return str(forget_text(agent, arg)) if arg else "(say what to forget: /forget TEXT)"
+        return str(agent.forget(arg)) if arg else "(say what to forget: /forget TEXT)"
     if cmd == "/memories":
         from nodes.privacy.export import export_user, render_memories
 

@@ -89,20 +89,16 @@ def memories(args: argparse.Namespace) -> int:
 
 @command("forget")
 def forget(args: argparse.Namespace) -> int:
-    from graph.privacy_ops import forget_text
-
     with _agent(args) as agent:
-        report = forget_text(agent, args.text)
+        report = agent.forget(args.text)
     print(report)
     return 0
 
 
 @command("delete-user")
 def delete_user(args: argparse.Namespace) -> int:
-    from graph.privacy_ops import delete_user_everywhere
-
     with _agent(args) as agent:
-        report = delete_user_everywhere(agent, args.user)
+        report = agent.delete_user(args.user)
     print(report)
     return 0
 

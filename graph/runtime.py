@@ -79,7 +79,9 @@ class MemoryAgent:
         return dict(self.graph.get_state(self._config(thread)).values)
 
     def _config(self, thread: str) -> dict[str, Any]:
-        return {"configurable": {"thread_id": thread}}
+        # Thread ids are per user in the checkpointer, so one user's --thread can never
+        # open another user's conversation.
+        return {"configurable": {"thread_id": f"{self.context.user_id}:{thread}"}}
 
     def _result(self, out: dict[str, Any]) -> TurnResult:
         interrupts = out.get("__interrupt__") or []
@@ -120,6 +122,18 @@ class MemoryAgent:
             embeddings=load_embeddings(self.context.embedding_model),
             chat_model=chat_model,
         )
+
+    def forget(self, text: str) -> Any:
+        """Delete every memory of this user matching ``text``, everywhere (see nodes/privacy/forget.py)."""
+        from nodes.privacy.forget import forget
+
+        return forget(self.env(), text, checkpointer=self.checkpointer)
+
+    def delete_user(self, user_id: str) -> Any:
+        """Remove every trace of ``user_id``; other users are untouched."""
+        from nodes.privacy.forget import UserData, delete_user
+
+        return delete_user(UserData(self.store, UserScope(user_id), self.data_dir), checkpointer=self.checkpointer)
 
     def close(self) -> None:
         self.checkpointer.conn.close()

@@ -91,8 +91,8 @@ def make_consolidate(
         turn = [m for m in (_logged(x, thread, now) for x in state.get("messages") or []) if m and m.id not in logged_ids]
         remember = is_memory_enabled(env.store, env.scope)
         updates: dict[str, Any] = {"session": [_as_dict(m) for m in turn]}
-        if remember:
-            register_thread(env, thread)
+        # Always, even with memory off: forgetting and delete-user must find every thread.
+        register_thread(env, thread)
         for layer in layers:
             if turn and (remember or not is_long_term(layer)):
                 _merge(updates, layer.on_turn(env, turn))

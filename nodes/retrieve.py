@@ -6,6 +6,7 @@ from dataclasses import asdict
 from typing import Any, Callable, Sequence
 
 from langchain_core.messages import HumanMessage, RemoveMessage
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from graph.context import Context
@@ -13,6 +14,7 @@ from nodes.env import context_of, make_env
 from nodes.input_check import InvalidInput, check_user_text
 from nodes.layers.base import MemoryLayer
 from nodes.privacy.consent import is_memory_enabled
+from stores.namespaces import THREADS
 
 
 def latest_human(state: dict[str, Any]) -> HumanMessage | None:
@@ -35,6 +37,12 @@ def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]
             undo = [RemoveMessage(id=human.id)] if human is not None and human.id else []
             return {"messages": undo, "error": str(err), "recalled": []}
         env = make_env(runtime, state)
+        thread = str(get_config().get("configurable", {}).get("thread_id", ""))
+        has_history = len(state.get("messages") or []) > 1
+        if has_history and env.store.get(env.scope.ns(THREADS), thread) is None:
+            # A thread with history that this user never wrote to is someone else's.
+            undo = [RemoveMessage(id=human.id)] if human.id else []
+            return {"messages": undo, "error": f"thread {thread!r} does not belong to user {env.scope.user_id!r}", "recalled": []}
         if not is_memory_enabled(env.store, env.scope):
             return {"recalled": [], "error": ""}
         recalled = [asdict(item) for layer in layers for item in layer.recall(env, human.text)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import numpy as np
 import pytest
@@ -69,9 +69,10 @@ def _chat(saver: SqliteSaver, thread: str, text: str) -> None:
 
 def _seed(store: BaseStore, saver: SqliteSaver, data_dir: Path, scope: UserScope, mark: str) -> None:
     u = scope.user_id
-    put = lambda kind, key, text, **extra: store.put(  # noqa: E731
-        scope.ns(kind), key, {"text": text, "sources": [f"{u}-m1"], "created_at": NOW, **extra}
-    )
+
+    def put(kind: str, key: str, text: str, **extra: str) -> None:
+        store.put(scope.ns(kind), key, {"text": text, "sources": [f"{u}-m1"], "created_at": NOW, **extra})
+
     put(FACTS, "f1", f"{u} keeps a pet called {mark}")
     put(FACTS, "f2", f"{u} drinks green tea every morning")
     put(PROFILE, "pet", f"pet: {mark}")
@@ -175,8 +176,8 @@ def test_near_matches_are_forgotten_by_cosine(world: dict[str, Any]) -> None:
     store.put(ALICE.ns(FACTS), "berlin", {"text": "Berlin is where I live"})
     store.put(ALICE.ns(FACTS), "paris", {"text": "I visited Paris in May"})
     query = "I live in Berlin"
-    cos = lambda a, b: float(np.dot(EMB.embed_query(a), EMB.embed_query(b)))  # noqa: E731
-    assert cos(query, "Berlin is where I live") >= 0.6 > cos(query, "I visited Paris in May")
+    near, far = (float(np.dot(EMB.embed_query(query), EMB.embed_query(t))) for t in ("Berlin is where I live", "I visited Paris in May"))
+    assert near >= 0.6 > far  # the premise: one stored fact is near the request, one is not
     report = forget(UserData(store, ALICE, data_dir), query, threshold=0.6)
     assert report.deleted.get(FACTS) == ["berlin"]
     assert store.get(ALICE.ns(FACTS), "paris") is not None

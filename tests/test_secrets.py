@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from bench.secrets_eval import DEFAULT_CORPUS, evaluate, load
@@ -80,3 +82,10 @@ def test_private_key_block_is_redacted_whole() -> None:
 def test_empty_and_plain_text() -> None:
     assert find_secrets("") == []
     assert redact("nothing to see here") == "nothing to see here"
+
+
+@pytest.mark.parametrize("text", ["ab-" * 20000, "x" * 60000, "a_" * 30000, "-----BEGIN PRIVATE KEY-----" + "y" * 60000])
+def test_long_adversarial_input_is_scanned_in_linear_time(text: str) -> None:
+    start = time.perf_counter()
+    find_secrets(text)
+    assert time.perf_counter() - start < 1.0

@@ -159,9 +159,11 @@ def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.VERBOSE)
 
 
-_KEYWORD = r"""(?:[A-Za-z0-9]+[_\-])*(?:api[_\-\ ]?key|apikey|secret(?:[_\-]?(?:access[_\-]?)?key)?
+# Prefix and suffix words are bounded: an unbounded ``(\w+_)*`` makes the scan
+# quadratic on long runs of letters and dashes.
+_KEYWORD = r"""(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9]{1,40}[_\-]){0,5}(?:api[_\-\ ]?key|apikey|secret(?:[_\-]?(?:access[_\-]?)?key)?
                |access[_\-]?key|(?:access|auth|refresh|session|bot)[_\-]?token|token
-               |client[_\-]?secret|private[_\-]?key)(?:[_\-][A-Za-z0-9]+)*"""
+               |client[_\-]?secret|private[_\-]?key)(?:[_\-][A-Za-z0-9]{1,40}){0,5}"""
 
 _RULES: tuple[_Rule, ...] = (
     _Rule("private_key", _rx(r"""-----BEGIN\ (?:[A-Z0-9]+\ )*PRIVATE\ KEY(?:\ BLOCK)?-----
@@ -179,9 +181,9 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("jwt", _rx(r"(?<![A-Za-z0-9_\-.])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{16,}"),
           _jwt_ok, priority=7),
     _Rule("bearer_token", _rx(r"(?i:\bbearer)\s+(?P<v>[A-Za-z0-9_\-.~+/]{16,}=*)"), _randomish, "v", 6),
-    _Rule("api_key", _rx(rf"""(?i:\b{_KEYWORD})["']?\s*(?:[:=]|=>|\s(?i:is|was)\s)\s*["']?
+    _Rule("api_key", _rx(rf"""(?i:{_KEYWORD})["']?\s*(?:[:=]|=>|\s(?i:is|was)\s)\s*["']?
         (?P<v>[A-Za-z0-9_\-./+=]{{12,}})"""), _randomish, "v", 5),
-    _Rule("password", _rx(r"""[a-z][a-z0-9+.\-]*://[^\s:/@]+:(?P<v>[^\s@/]{3,})@[\w.\-]+"""), group="v", priority=6),
+    _Rule("password", _rx(r"""(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,30}://[^\s:/@]{1,100}:(?P<v>[^\s@/]{3,200})@[\w.\-]+"""), group="v", priority=6),
     _Rule("password", _rx(rf"""{_PW_WORD}["']?\s*(?:[:=]|=>)\s*{_PW_VALUE}"""), _not_placeholder, "v", 4),
     _Rule("password", _rx(rf"""{_PW_WORD}\s+(?i:is|was|would\ be|will\ be)(?:\s+(?i:now|still))?
         (?:\s+(?i:set\ to))?\s+{_PW_VALUE}"""), _password_ok, "v", 4),

@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS embeddings (
     vec BLOB NOT NULL                     -- float32, as the embedder returned it
 );
 CREATE TABLE IF NOT EXISTS item_vectors (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, -- the FAISS id; never reused
+    id INTEGER PRIMARY KEY AUTOINCREMENT, -- the FAISS id, never reused
     item_id INTEGER NOT NULL,
     ns_id INTEGER NOT NULL,
     emb_id INTEGER NOT NULL

@@ -217,26 +217,29 @@ class VectorIndex:
 
     def search(
         self, conn: sqlite3.Connection, parts: list[tuple[int, int]], query: np.ndarray, k: int
-    ) -> tuple[list[int], bool]:
-        """Vector ids of the ``k`` nearest vectors across ``parts`` and whether every
-        vector was considered (so asking for more would find nothing new)."""
+    ) -> tuple[list[int], bool, int]:
+        """Vector ids of the ``k`` nearest vectors across ``parts``, whether every
+        vector was considered (so asking for more finds nothing new), and how many
+        live vectors the parts hold."""
         hits: list[tuple[float, int]] = []
         complete = True
+        live = 0
         q = query.reshape(1, -1)
         with _single_thread():
             for ns_id, version in parts:
                 part = self.ensure(conn, ns_id, version)
                 n = part.index.ntotal
+                live += part.live
                 if n == 0:
                     continue
                 kk = min(k + len(part.dead), n)
-                complete = complete and kk == n and not part.hnsw
+                complete = complete and kk == n
                 if part.hnsw:
                     part.base.hnsw.efSearch = max(HNSW_EF_SEARCH, kk)
                 scores, ids = part.index.search(q, kk)
                 hits.extend((float(s), int(i)) for s, i in zip(scores[0], ids[0]) if i >= 0 and i not in part.dead)
         hits.sort(reverse=True)
-        return [i for _, i in hits[:k]], complete
+        return [i for _, i in hits[:k]], complete, live
 
     # -- persistence --------------------------------------------------------------
 

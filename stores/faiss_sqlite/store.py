@@ -1,0 +1,286 @@
+"""``FaissSqliteStore``: a LangGraph ``BaseStore`` on SQLite (truth) and FAISS (index).
+
+A batch runs in three phases so that slow work never holds the lock or a
+transaction: (1) validate and prepare the ops and look up cached embeddings,
+(2) embed what is missing and the queries, with no lock held, (3) under the lock,
+run all reads on one snapshot and then all writes in one transaction. Reads
+therefore see the store as it was before the batch's writes, as in LangGraph's own
+stores. The async twins run phases 1 and 3 in a worker thread (``langgraph dev``
+raises on blocking calls in the event loop) and await async embedders directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    IndexConfig,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchOp,
+    TTLConfig,
+    ensure_embeddings,
+)
+
+from . import embed_cache, lexical, namespaces_ops, schema
+from .search import Reader
+from .ttl import Sweeper
+from .vectors import VectorIndex
+from .writes import NsChange, PreparedPut, Writer, prepare, refresh_ttl
+
+logger = logging.getLogger("stores.faiss_sqlite")
+
+
+@dataclass
+class _Plan:
+    ops: list[Op]
+    puts: list[PreparedPut]
+    queries: list[str]
+    vectors: dict[bytes, bytes] = field(default_factory=dict)  # text hash -> float32 blob
+    missing: list[str] = field(default_factory=list)  # texts with no cached embedding
+
+
+class FaissSqliteStore(BaseStore):
+    """Persistent LangGraph store in a directory: ``store.sqlite`` plus ``faiss/``.
+
+    Args:
+        path: directory to use (created if missing).
+        index: LangGraph ``IndexConfig`` (``dims``, ``embed``, ``fields``); without it
+            the store is a plain key-value store and ``query`` is ignored.
+        ttl: LangGraph ``TTLConfig`` (``default_ttl``, ``refresh_on_read``,
+            ``sweep_interval_minutes``). Expired items are never returned.
+        hnsw_threshold: vectors in one namespace past which its index becomes HNSW.
+
+    ``SearchItem.score`` is the cosine similarity between the query and the item
+    (best of its vectors), as in ``InMemoryStore``; results are ordered by fusing
+    that ranking with a BM25 ranking, so the order need not follow the score.
+    """
+
+    supports_ttl = True
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+        hnsw_threshold: int = 20000,
+    ) -> None:
+        self.path = Path(path)
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.index_config = dict(index) if index else None
+        self.ttl_config = ttl
+        self._dims: int | None = None
+        self._fields: embed_cache.Fields | None = None
+        self.embeddings = None
+        if self.index_config:
+            if not isinstance(self.index_config.get("dims"), int) or self.index_config["dims"] <= 0:
+                raise ValueError("index['dims'] must be a positive int (the embedding size)")
+            if self.index_config.get("embed") is None:
+                raise ValueError("index['embed'] is required: an Embeddings, a function or 'provider:model'")
+            self._dims = self.index_config["dims"]
+            self._fields = embed_cache.tokenized_fields(self.index_config.get("fields"))
+            self.embeddings = ensure_embeddings(self.index_config["embed"])
+        self._lock = threading.RLock()
+        self._conn = schema.connect(self.path / "store.sqlite")
+        self._closed = False
+        schema.check_dims(self._conn, self._dims)
+        self._vectors = VectorIndex(self.path / "faiss", self._dims, hnsw_threshold) if self._dims else None
+        interval = (ttl or {}).get("sweep_interval_minutes")
+        self._sweeper = Sweeper(self.sweep_ttl, interval) if interval else None
+
+    # -- phase 1: prepare -------------------------------------------------------
+
+    def _prepare(self, ops: Iterable[Op]) -> _Plan:
+        ops = list(ops)
+        for op in ops:
+            if not isinstance(op, (GetOp, SearchOp, PutOp, ListNamespacesOp)):
+                raise TypeError(f"unknown operation type {type(op).__name__}")
+            namespaces_ops.validate_op(op)
+        puts = prepare([op for op in ops if isinstance(op, PutOp)], self._fields if self.embeddings else None)
+        queries = []
+        if self.embeddings is not None:
+            queries = list(dict.fromkeys(op.query for op in ops if isinstance(op, SearchOp) and op.query))
+        plan = _Plan(ops, puts, queries)
+        texts = {embed_cache.text_hash(t): t for p in puts for t in p.texts}
+        if texts:
+            with self._lock:
+                self._check_open()
+                plan.vectors = embed_cache.cached(self._conn, list(texts))
+            plan.missing = [t for h, t in texts.items() if h not in plan.vectors]
+        return plan
+
+    # -- phase 2: embed -----------------------------------------------------------
+
+    def _add_embeddings(self, plan: _Plan, raw: Any) -> None:
+        assert self._dims is not None
+        blobs = embed_cache.to_blobs(raw, self._dims, len(plan.missing))
+        for text, blob in zip(plan.missing, blobs):
+            plan.vectors[embed_cache.text_hash(text)] = blob
+
+    def _query_vectors(self, plan: _Plan, raw: list[Any]) -> dict[str, np.ndarray]:
+        assert self._dims is not None
+        blobs = embed_cache.to_blobs(raw, self._dims, len(plan.queries))
+        return {q: np.frombuffer(b, dtype=np.float32) for q, b in zip(plan.queries, blobs)}
+
+    # -- phase 3: execute -----------------------------------------------------------
+
+    def _execute(self, plan: _Plan, qvecs: dict[str, np.ndarray]) -> list[Result]:
+        with self._lock:
+            self._check_open()
+            conn, now = self._conn, time.time()
+            results: list[Result] = [None] * len(plan.ops)
+            refresh: list[int] = []
+            with schema.read_txn(conn):
+                reader = Reader(conn, self._vectors, now)
+                for i, op in enumerate(plan.ops):
+                    if isinstance(op, GetOp):
+                        results[i], item_id = reader.get(op)
+                        if op.refresh_ttl and item_id is not None:
+                            refresh.append(item_id)
+                    elif isinstance(op, SearchOp):
+                        results[i], ids = reader.search(op, qvecs.get(op.query) if op.query else None)
+                        if op.refresh_ttl:
+                            refresh.extend(ids)
+                    elif isinstance(op, ListNamespacesOp):
+                        results[i] = namespaces_ops.list_namespaces(conn, op, now)
+            if plan.puts or refresh:
+                with schema.write_txn(conn):
+                    refresh_ttl(conn, refresh, now)
+                    writer = Writer(conn, plan.vectors, now)
+                    for put in plan.puts:
+                        writer.put(put)
+                    changes = writer.finish()
+                self._apply(changes)
+            if self._vectors is not None:
+                self._vectors.flush(conn)
+            return results
+
+    def _apply(self, changes: dict[int, NsChange]) -> None:
+        """Mirror committed vector changes into loaded FAISS partitions."""
+        if self._vectors is None:
+            return
+        for ns_id, ch in changes.items():
+            try:
+                self._vectors.after_commit(self._conn, ns_id, ch.version, ch.added, ch.removed)
+            except Exception:  # SQLite has the truth: drop the partition, reload on next use
+                logger.exception("could not update FAISS partition %s; it will be reloaded", ns_id)
+                self._vectors.parts.pop(ns_id, None)
+
+    # -- BaseStore ------------------------------------------------------------------
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        plan = self._prepare(ops)
+        qvecs: dict[str, np.ndarray] = {}
+        if self.embeddings is not None:
+            if plan.missing:
+                self._add_embeddings(plan, embed_cache.embed_documents(self.embeddings, plan.missing))
+            if plan.queries:
+                raw = [embed_cache.embed_query(self.embeddings, q) for q in plan.queries]
+                qvecs = self._query_vectors(plan, raw)
+        return self._execute(plan, qvecs)
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        plan = await asyncio.to_thread(self._prepare, ops)
+        qvecs: dict[str, np.ndarray] = {}
+        if self.embeddings is not None:
+            if plan.missing:
+                self._add_embeddings(plan, await embed_cache.aembed_documents(self.embeddings, plan.missing))
+            if plan.queries:
+                raw = await asyncio.gather(*(self.embeddings.aembed_query(q) for q in plan.queries))
+                qvecs = self._query_vectors(plan, list(raw))
+        return await asyncio.to_thread(self._execute, plan, qvecs)
+
+    # -- maintenance -----------------------------------------------------------------
+
+    def sweep_ttl(self) -> int:
+        """Delete expired items now (with their vectors and FTS entries); returns how many."""
+        removed = 0
+        with self._lock:
+            self._check_open()
+            while True:
+                rows = self._conn.execute(
+                    "SELECT namespaces.ns, items.key FROM items JOIN namespaces ON namespaces.id = items.ns_id "
+                    "WHERE items.expires_at <= ? LIMIT 1000",
+                    (time.time(),),
+                ).fetchall()
+                if not rows:
+                    return removed
+                with schema.write_txn(self._conn):
+                    writer = Writer(self._conn, {}, time.time())
+                    for ns, key in rows:
+                        writer.put(PreparedPut(namespaces_ops.decode(ns), key, None))
+                    changes = writer.finish()
+                self._apply(changes)
+                removed += len(rows)
+
+    async def asweep_ttl(self) -> int:
+        return await asyncio.to_thread(self.sweep_ttl)
+
+    def purge(self) -> None:
+        """Make deletions physical: no deleted text or vector survives anywhere on disk.
+
+        Drops empty namespaces, rewrites every FAISS file from SQLite, merges the FTS
+        index (dropping deleted tokens), vacuums, and truncates the WAL.
+        """
+        with self._lock:
+            self._check_open()
+            conn = self._conn
+            with schema.write_txn(conn):
+                gone = [r[0] for r in conn.execute(
+                    "DELETE FROM namespaces WHERE NOT EXISTS (SELECT 1 FROM items WHERE items.ns_id = namespaces.id) "
+                    "RETURNING id"
+                )]
+                lexical.optimize(conn)
+            if self._vectors is not None:
+                for ns_id in gone:
+                    self._vectors.forget(ns_id)
+                live = dict(conn.execute(
+                    "SELECT id, version FROM namespaces n WHERE EXISTS (SELECT 1 FROM item_vectors iv WHERE iv.ns_id = n.id)"
+                ).fetchall())
+                self._vectors.rewrite_all(conn, live)
+            for stmt in ("PRAGMA wal_checkpoint(TRUNCATE)", "VACUUM", "PRAGMA wal_checkpoint(TRUNCATE)"):
+                schema.retry(lambda: conn.execute(stmt).fetchall())
+
+    async def apurge(self) -> None:
+        await asyncio.to_thread(self.purge)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"store at {self.path} is closed")
+
+    def close(self) -> None:
+        """Stop the sweeper, save unsaved FAISS partitions, close the database."""
+        if self._closed:
+            return
+        if self._sweeper is not None:
+            self._sweeper.stop()
+        with self._lock:
+            if self._vectors is not None:
+                self._vectors.flush(self._conn, everything=True)
+            self._conn.close()
+            self._closed = True
+
+    def __enter__(self) -> FaissSqliteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> FaissSqliteStore:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await asyncio.to_thread(self.close)
