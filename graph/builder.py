@@ -4,7 +4,8 @@
       └──── (end_session) ───────────────────────►┘
 
 Pass ``layers`` to swap, add or remove a memory layer; pass ``chat_model`` to
-use a model object instead of the ``chat_model`` spec in the context.
+use a model object instead of the ``chat_model`` spec in the context; pass
+``tool_factory`` to give capable models other tools (None: no tools).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from nodes.consolidate import make_consolidate
 from nodes.layers.base import MemoryLayer
 from nodes.respond import ToolFactory, make_respond
 from nodes.retrieve import make_retrieve
+from nodes.tools.bundle import memory_tools
 
 NODES = ("retrieve", "assemble", "respond", "consolidate")
 
@@ -51,7 +53,7 @@ def build_graph(
     layers: Sequence[MemoryLayer] | None = None,
     *,
     chat_model: BaseChatModel | None = None,
-    tool_factory: ToolFactory | None = None,
+    tool_factory: ToolFactory | None = memory_tools,
 ) -> StateGraph:
     """The uncompiled turn graph (``langgraph dev`` compiles it with its own persistence)."""
     layers = list(default_layers() if layers is None else layers)
@@ -74,7 +76,7 @@ def compile_graph(
     layers: Sequence[MemoryLayer] | None = None,
     *,
     chat_model: BaseChatModel | None = None,
-    tool_factory: ToolFactory | None = None,
+    tool_factory: ToolFactory | None = memory_tools,
 ) -> CompiledStateGraph:
     """The graph with persistence, for the CLI, notebooks and tests."""
     return build_graph(layers, chat_model=chat_model, tool_factory=tool_factory).compile(

@@ -23,6 +23,7 @@ from graph.models import embedding_dims, load_embeddings, validate_chat_spec, va
 from nodes.input_check import check_user_text
 from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.respond import ToolFactory
+from nodes.tools.bundle import memory_tools
 from stores.checkpointer import open_checkpointer
 from stores.data_dir import STORE_SUBDIR, DataDirError, prepare_data_dir
 from stores.namespaces import UserScope
@@ -60,7 +61,7 @@ class MemoryAgent:
         *,
         layers: Sequence[MemoryLayer] | None = None,
         chat_model: BaseChatModel | None = None,
-        tool_factory: ToolFactory | None = None,
+        tool_factory: ToolFactory | None = memory_tools,
     ) -> None:
         self.context = context or Context()
         UserScope(self.context.user_id)

@@ -23,6 +23,7 @@ graph does not change (the layers only use the ``BaseStore`` API).
 from __future__ import annotations
 
 import asyncio
+import logging
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
@@ -34,6 +35,8 @@ from graph.context import Context
 from graph.runtime import open_store
 from stores.checkpointer import async_checkpointer
 from stores.data_dir import prepare_data_dir
+
+log = logging.getLogger("memory.studio")  # langgraph loads this file under a random module name
 
 graph = build_graph().compile()
 graph.name = "memory-agent"
@@ -49,12 +52,14 @@ async def make_store() -> AsyncIterator[BaseStore]:
     """Our long-term store in the data dir, opened and closed off the event loop."""
     ctx = await asyncio.to_thread(_server_context)
     store = await asyncio.to_thread(open_store, ctx.data_dir, ctx.embedding_model)
+    log.info("memory store opened in %s (embeddings: %s)", ctx.data_dir, ctx.embedding_model)
     try:
         yield store
     finally:
         close = getattr(store, "close", None)
         if close is not None:
             await asyncio.to_thread(close)
+        log.info("memory store closed")
 
 
 @asynccontextmanager

@@ -47,6 +47,9 @@ class ImportReport:
     threads: int
     layers: tuple[str, ...]
 
+    def __str__(self) -> str:
+        return f"imported {self.messages} messages in {self.threads} threads ({', '.join(self.layers)})"
+
 
 def _required_str(obj: dict[str, Any], field: str, allow_empty: bool = False) -> str:
     if field not in obj:

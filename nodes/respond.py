@@ -36,13 +36,9 @@ def working_window(messages: list[BaseMessage], budget_tokens: int) -> list[Base
     return window or messages[-1:]
 
 
-def _with_tools(model: BaseChatModel, tools: Sequence[BaseTool]) -> Any:
-    if not tools:
-        return model
-    try:
-        return model.bind_tools(list(tools))
-    except NotImplementedError:
-        return model
+def supports_tools(model: BaseChatModel) -> bool:
+    """Whether the model implements function calling (the base class raises)."""
+    return type(model).bind_tools is not BaseChatModel.bind_tools
 
 
 def _run_tool(call: dict[str, Any], tools: dict[str, BaseTool]) -> ToolMessage:
@@ -61,8 +57,8 @@ def make_respond(chat_model: BaseChatModel | None = None, tool_factory: ToolFact
     def respond(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
         ctx = context_of(runtime)
         model = chat_model or load_chat_model(ctx.chat_model, ctx.max_new_tokens)
-        tools = list(tool_factory(runtime, state)) if tool_factory else []
-        bound = _with_tools(model, tools)
+        tools = list(tool_factory(runtime, state)) if tool_factory and supports_tools(model) else []
+        bound = model.bind_tools(tools) if tools else model
         by_name = {t.name: t for t in tools}
         history = working_window(list(state.get("messages") or []), ctx.working_budget_tokens)
         prompt: list[BaseMessage] = [SystemMessage(content=state.get("system_prompt") or ctx.persona), *history]

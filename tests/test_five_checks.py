@@ -66,12 +66,12 @@ def test_five_checks(tmp_path: Path, models: str) -> None:
     profile_block = prompt.split('<memories kind="profile">', 1)[1].split("</memories>", 1)[0]
     assert "vegan" in profile_block and "vegetarian" not in profile_block
     exported = cli.export("alice")
-    assert any("vegetarian" in json.dumps(h) for h in exported["profile_history"])
+    assert any("vegetarian" in json.dumps(h) for h in exported["profile"]["history"])
 
     # 3. Say the same fact three times: it is stored once.
     cli.chat("alice", "s5", "I'm allergic to peanuts.", "I'm allergic to peanuts.", "I'm allergic to peanuts.", "/end")
     exported = cli.export("alice")
-    kept = [r for r in exported["profile"] + exported["facts"] if "peanut" in json.dumps(r).lower()]
+    kept = [r for r in exported["profile"]["current"] + exported["facts"] if "peanut" in json.dumps(r).lower()]
     assert len(kept) == 1, kept
 
     # 5. A second user sees none of the first user's memories.
@@ -79,10 +79,10 @@ def test_five_checks(tmp_path: Path, models: str) -> None:
     for word in ("vegan", "vegetarian", "peanut"):
         assert word not in bob_prompt.lower()
     bob = cli.export("bob")
-    assert not bob["profile"] and not bob["facts"] and not bob["episodes"]
+    assert not bob["profile"]["current"] and not bob["facts"] and not bob["episodes"]
 
     # 4. After /forget, a restart shows no trace of the fact in any file of the data dir.
     cli.chat("alice", "s6", "/forget peanuts")
     cli.export("alice")  # a fresh process opens (and reconciles) everything again
     assert _files_containing(data, b"peanut") == []
-    assert "vegan" in json.dumps(cli.export("alice")["profile"])  # the rest survives
+    assert "vegan" in json.dumps(cli.export("alice")["profile"]["current"])  # the rest survives

@@ -53,7 +53,9 @@ Table([{"text": c.text, "key": c.key, "value": c.value, "importance": c.importan
 # %% [markdown]
 # ## 2. Grounding
 # The embedded model, asked for facts as JSON, tends to copy its examples or invent facts (DESIGN §4).
-# Whatever an extractor proposes, `ground()` keeps only what the user's own messages support.
+# Whatever an extractor proposes, `ground()` keeps only what the user's own messages support. Below, the embedded
+# model's proposals (if its answer parses at all — a log line shows it when it does not) are joined by two
+# hand-written ones: an invented employer and a true city.
 
 # %%
 from graph.models import load_chat_model

@@ -112,9 +112,10 @@ fig.tight_layout()
 plt.show()
 
 # %% [markdown]
-# With the **assistant** preset, yesterday's small talk about cat names scores close to the Lisbon offsite
-# session because it is recent; with **copilot**, relevance dominates and the session that holds the booking
-# reference wins clearly. The layer's own `recall` applies the same formula, drops anything under
+# With the **assistant** preset, yesterday's small talk about cat names competes with — here even outranks — the
+# Lisbon offsite session, only because it is recent; with **copilot**, relevance dominates and the session that
+# holds the booking reference wins clearly. Neither is wrong: a personal assistant is often asked about what just
+# happened, a copilot about what matches. The layer's own `recall` applies the same formula, drops anything under
 # `score_floor` and keeps the top `top_k`:
 
 # %%

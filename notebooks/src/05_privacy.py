@@ -40,7 +40,7 @@ from nodes.tools.memory_files import memory_file_tool
 
 tool = memory_file_tool(data_dir, scope)
 calls = [
-    {"command": "create", "path": "/memories/health.md", "file_text": "- Dentist: Dr. Weber\n- Check-up due in March\n"},
+    {"command": "create", "path": "/memories/health.md", "file_text": "- Dentist: Dr. Weber, Berlin-Mitte\n- Check-up due in March\n"},
     {"command": "str_replace", "path": "/memories/health.md", "old_str": "March", "new_str": "April"},
     {"command": "view", "path": "/memories/health.md"},
     {"command": "view", "path": "/memories/../../other-user/notes.md"},
@@ -72,8 +72,6 @@ Prompt(render_memories(export), title="render_memories(export)")
 # compact the SQLite files so the deleted bytes are gone from free pages and the WAL.
 
 # %%
-from nodes.privacy.forget import forget
-
 def mentions(word: str) -> list[dict]:
     rows = []
     for kind in (PROFILE, PROFILE_HISTORY, FACTS, "episodes", MESSAGES):
@@ -85,7 +83,7 @@ def mentions(word: str) -> list[dict]:
 Table(mentions("Berlin"), title="items mentioning Berlin, before")
 
 # %%
-report = forget(ana.env(), "Berlin", checkpointer=ana.checkpointer)
+report = ana.forget("Berlin")  # nodes.privacy.forget.forget(env, text, checkpointer=...)
 Table([{"what": k, "deleted": v} for k, v in report.counts().items()], title=str(report))
 
 # %%

@@ -3,15 +3,10 @@
 Namespaces are stored as one text column, labels joined with ".". LangGraph forbids
 "." inside labels, so the encoding is unambiguous, and a prefix search becomes an
 index range scan (``ns = p OR p. <= ns < p/``, since "/" sorts right after ".").
-
-FTS5 cannot filter by namespace cheaply with a join, so every indexed document
-also carries one opaque token per namespace level; a lexical search then touches
-only the documents of the searched prefix.
 """
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections.abc import Sequence
 
@@ -53,17 +48,6 @@ def prefix_clause(prefix: Sequence[str], column: str = "ns") -> tuple[str, list[
         return "1", []
     enc = encode(prefix)
     return f"({column} = ? OR ({column} >= ? AND {column} < ?))", [enc, enc + ".", enc + "/"]
-
-
-def level_token(prefix: Sequence[str]) -> str:
-    """FTS token standing for one namespace prefix: digits only, so no stemmer alters it."""
-    digest = hashlib.blake2b(encode(prefix).encode(), digest_size=8).digest()
-    return f"ns{int.from_bytes(digest, 'little') >> 4}"
-
-
-def level_tokens(namespace: Sequence[str]) -> str:
-    """Tokens for every prefix of ``namespace``, stored in the FTS ``nst`` column."""
-    return " ".join(level_token(namespace[:i]) for i in range(1, len(namespace) + 1))
 
 
 def _matches(cond: MatchCondition, ns: tuple[str, ...]) -> bool:

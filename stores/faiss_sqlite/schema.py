@@ -15,7 +15,6 @@ Choices worth knowing:
 
 from __future__ import annotations
 
-import logging
 import random
 import sqlite3
 import time
@@ -24,7 +23,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, TypeVar
 
-logger = logging.getLogger("stores.faiss_sqlite")
 
 T = TypeVar("T")
 
@@ -68,9 +66,7 @@ CREATE TABLE IF NOT EXISTS item_vectors (
 CREATE INDEX IF NOT EXISTS iv_item ON item_vectors (item_id);
 CREATE INDEX IF NOT EXISTS iv_ns ON item_vectors (ns_id, id);
 CREATE INDEX IF NOT EXISTS iv_emb ON item_vectors (emb_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-    nst, txt, content='', tokenize='porter unicode61'
-);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(txt, content='', tokenize='porter unicode61');
 """
 
 

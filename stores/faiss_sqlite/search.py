@@ -2,7 +2,7 @@
 
 Query search ranks by reciprocal-rank fusion (RRF) of a dense ranking (cosine to
 the query, max over an item's vectors, as LangGraph does) and a lexical one (BM25
-over FTS5 postings, see ``lexical.py``). Fusion decides the order only: ``SearchItem.score`` is the item's cosine
+over namespace-scoped FTS5 postings, see ``lexical.py``). Fusion decides the order only: ``SearchItem.score`` is the item's cosine
 similarity, computed exactly from the float32 vectors in SQLite, so it means what
 ``InMemoryStore``'s score means and absolute thresholds keep working.
 
@@ -153,7 +153,7 @@ class Reader:
         pool = max(2 * want, MIN_POOL)
         while True:
             vec_ids, complete, n_docs = self.vectors.search(self.conn, parts, query, pool)
-            lex_ids = lexical.search(self.conn, op.query, prefix, n_docs, pool)
+            lex_ids = lexical.search(self.conn, op.query, [p[0] for p in parts], n_docs, pool)
             rows = self._rows(list(dict.fromkeys(self._item_ids(vec_ids) + lex_ids)), prefix)
             values = {i: decode_value(r[3]) for i, r in rows.items()}
             passing = [i for i in rows if filters.matches(values[i], op.filter)]

@@ -95,9 +95,9 @@ class Writer:
             self._emb_ids[h] = self.conn.execute("SELECT id FROM embeddings WHERE hash = ?", (h,)).fetchone()[0]
         return self._emb_ids[h]
 
-    def _unindex(self, item_id: int, ns: tuple[str, ...], ns_id: int, ftext: str | None) -> None:
+    def _unindex(self, item_id: int, ns_id: int, ftext: str | None) -> None:
         if ftext:
-            lexical.remove(self.conn, item_id, ns, ftext)
+            lexical.remove(self.conn, item_id, ns_id, ftext)
         old = self.conn.execute("SELECT id, emb_id FROM item_vectors WHERE item_id = ?", (item_id,)).fetchall()
         if old:
             self.conn.execute("DELETE FROM item_vectors WHERE item_id = ?", (item_id,))
@@ -110,7 +110,7 @@ class Writer:
             "SELECT id, ftext, created_at, expires_at FROM items WHERE ns_id = ? AND key = ?", (ns_id, p.key)
         ).fetchone()
         if row is not None:
-            self._unindex(row[0], p.namespace, ns_id, row[1])
+            self._unindex(row[0], ns_id, row[1])
         if p.value_json is None:
             if row is not None:
                 self.conn.execute("DELETE FROM items WHERE id = ?", (row[0],))
@@ -132,7 +132,7 @@ class Writer:
                 (p.value_json, self.now if expired else row[2], self.now, p.ttl, exp, ftext, item_id),
             )
         if ftext:
-            lexical.add(self.conn, item_id, p.namespace, ftext)
+            lexical.add(self.conn, item_id, ns_id, ftext)
         for h in p.hashes:
             (vec_id,) = self.conn.execute(
                 "INSERT INTO item_vectors (item_id, ns_id, emb_id) VALUES (?, ?, ?) RETURNING id",

@@ -5,9 +5,9 @@ cell, ``# %% [markdown]`` a markdown cell whose lines are ``# ``-commented. The
 sources are what reviewers read and diff; the ``.ipynb`` files are what GitHub
 and Jupyter show, committed with their outputs.
 
-    .venv/bin/python notebooks/build.py            # rebuild and execute all
-    .venv/bin/python notebooks/build.py 03         # only notebooks whose name starts with 03
-    .venv/bin/python notebooks/build.py --check    # fail if an .ipynb no longer matches its source
+    .venv/bin/python notebooks/make_notebooks.py            # rebuild and execute all
+    .venv/bin/python notebooks/make_notebooks.py 03         # only notebooks whose name starts with 03
+    .venv/bin/python notebooks/make_notebooks.py --check    # fail if an .ipynb no longer matches its source
 """
 
 from __future__ import annotations

@@ -1,0 +1,153 @@
+"""Conversation import (all or nothing) and batch recall (the JSONL contracts of DESIGN §7)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graph.context import Context
+from graph.models import HashEmbeddings
+from nodes.importer import ImportLineError, import_jsonl
+from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
+from nodes.layers.message_log import MessageLogLayer
+from nodes.recall import QueryLineError, recall_queries
+from stores.faiss_sqlite import FaissSqliteStore
+from stores.namespaces import FACTS, MESSAGES, UserScope
+
+DATA = Path(__file__).parent / "data" / "small_import.jsonl"
+GOOD = json.loads(DATA.read_text().splitlines()[0])
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> LayerEnv:
+    emb = HashEmbeddings(64)
+    store = FaissSqliteStore(tmp_path / "store", index={"dims": 64, "embed": emb, "fields": ["text"]})
+    return LayerEnv(store=store, scope=UserScope("alice"), context=Context(top_k=5), embeddings=emb)
+
+
+class Spy(LayerBase):
+    """Records the protocol calls; optionally writes a fact per session, or fails on one thread."""
+
+    name = "spy"
+
+    def __init__(self, fail_on: str | None = None) -> None:
+        self.calls: list[tuple[str, str, int, datetime]] = []
+        self.fail_on = fail_on
+
+    def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> None:
+        self.calls.append(("turn", turn[0].thread, len(turn), env.now))
+
+    def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> None:
+        self.calls.append(("end", session[0].thread, len(session), env.now))
+        env.store.put(env.scope.ns(FACTS), "pet", {"text": f"fact from {session[0].thread}"})
+        if session[0].thread == self.fail_on:
+            raise RuntimeError("extractor crashed")
+
+    def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
+        self.calls.append(("recall", query, env.context.top_k, env.now))
+        return [
+            Recalled(kind="profile", text="Alice has a greyhound", score=0.95, sources=("t1-1",)),
+            Recalled(kind="summary", text="thread summary", score=0.99),
+            Recalled(kind="fact", text="Alice likes trams", score=0.01, sources=("t2-1",)),
+        ]
+
+
+def _keys(env: LayerEnv, kind: str) -> dict[str, dict[str, Any]]:
+    return {it.key: it.value for it in env.store.search(env.scope.ns(kind), limit=1000)}
+
+
+def test_import_stores_every_message_and_replays_threads_in_time_order(env: LayerEnv) -> None:
+    spy = Spy()
+    report = import_jsonl(DATA, env, [MessageLogLayer(), spy], progress=False)
+    assert (report.messages, report.threads, report.layers) == (7, 2, ("message_log", "spy"))
+    assert set(_keys(env, MESSAGES)) == {"t1-1", "t1-2", "t1-3", "t1-4", "t2-1", "t2-2", "t2-3"}
+    assert [c[:3] for c in spy.calls] == [("turn", "intro", 4), ("end", "intro", 4), ("turn", "trip", 3), ("end", "trip", 3)]
+    assert spy.calls[1][3] == datetime(2024, 3, 1, 18, 1, 30, tzinfo=timezone.utc)  # "now" = end of that session
+    assert _keys(env, MESSAGES)["t1-4"]["name"] is None
+    import_jsonl(DATA, env, [MessageLogLayer()], progress=False)  # re-import: still one item per id
+    assert len(_keys(env, MESSAGES)) == 7
+
+
+@pytest.mark.parametrize(
+    ("bad_line", "reason"),
+    [
+        ('{"thread": "x", "id": "b1", "time": ', "invalid JSON"),
+        (json.dumps({k: v for k, v in GOOD.items() if k != "text"} | {"id": "b1"}), "missing field 'text'"),
+        (json.dumps(GOOD | {"id": "b1", "role": "system"}), "field 'role'"),
+        (json.dumps(GOOD | {"id": "b1", "time": "last Tuesday"}), "not ISO-8601"),
+        (json.dumps(GOOD | {"id": "b1", "name": 7}), "field 'name'"),
+        (json.dumps(GOOD), "duplicate id 't2-1'"),
+        ("[1, 2]", "expected a JSON object"),
+    ],
+)
+def test_malformed_line_names_the_line_and_stores_nothing(env: LayerEnv, tmp_path: Path, bad_line: str, reason: str) -> None:
+    lines = DATA.read_text().splitlines()
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines[:5] + [bad_line] + lines[5:]) + "\n")
+    spy = Spy()
+    with pytest.raises(ImportLineError, match=rf"line 6: .*{reason}") as err:
+        import_jsonl(path, env, [MessageLogLayer(), spy], progress=False)
+    assert err.value.line_no == 6 and "nothing was imported" in str(err.value)
+    assert _keys(env, MESSAGES) == {} and spy.calls == []
+
+
+def test_failed_import_rolls_back_and_keeps_existing_memories(env: LayerEnv) -> None:
+    facts, messages = env.scope.ns(FACTS), env.scope.ns(MESSAGES)
+    env.store.put(facts, "pet", {"text": "Alice has a cat"})  # overwritten by the import, then restored
+    env.store.put(facts, "city", {"text": "Alice lives in Porto"})
+    env.store.put(messages, "old-1", {"id": "old-1", "text": "an older message"})
+    with pytest.raises(RuntimeError, match="extractor crashed"):
+        import_jsonl(DATA, env, [MessageLogLayer(), Spy(fail_on="trip")], progress=False)
+    assert set(_keys(env, MESSAGES)) == {"old-1"}
+    assert _keys(env, FACTS) == {"pet": {"text": "Alice has a cat"}, "city": {"text": "Alice lives in Porto"}}
+
+
+def _queries(tmp_path: Path, *lines: str) -> Path:
+    path = tmp_path / "queries.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_recall_output_shape_kinds_and_order(env: LayerEnv, tmp_path: Path) -> None:
+    layers = [MessageLogLayer(), Spy()]
+    import_jsonl(DATA, env, layers, progress=False)
+    path = _queries(
+        tmp_path,
+        json.dumps({"id": "q1", "query": "What is the greyhound called?", "time": "2024-04-01T00:00:00Z", "answer": "ignored"}),
+        json.dumps({"id": "q2", "query": "Lisbon tram"}),
+    )
+    out = list(recall_queries(path, env, layers, k=3))
+    assert [o["id"] for o in out] == ["q1", "q2"]
+    for o in out:
+        assert set(o) == {"id", "results"} and len(o["results"]) == 3
+        scores = [r["score"] for r in o["results"]]
+        assert scores == sorted(scores, reverse=True)
+        for r in o["results"]:
+            assert set(r) == {"kind", "text", "score", "sources"} and r["kind"] in {"message", "fact"}
+            if r["kind"] == "message":
+                assert len(r["sources"]) == 1
+    assert out[0]["results"][0] == {"kind": "fact", "text": "Alice has a greyhound", "score": 0.95, "sources": ["t1-1"]}
+    assert "thread summary" not in json.dumps(out)
+    recall_calls = [c for c in layers[1].calls if c[0] == "recall"]
+    assert recall_calls[0][2:] == (3, datetime(2024, 4, 1, tzinfo=timezone.utc))  # k and the query's "now"
+
+    only_messages = list(recall_queries(path, env, layers, k=2, kind="message"))
+    assert all(r["kind"] == "message" for o in only_messages for r in o["results"])
+    assert only_messages[1]["results"][0]["sources"] == ["t2-1"]
+
+
+def test_unknown_kind_and_malformed_queries_error_before_running(env: LayerEnv, tmp_path: Path) -> None:
+    spy = Spy()
+    good = json.dumps({"id": "q1", "query": "hello"})
+    with pytest.raises(ValueError, match="unknown kind 'summary'"):
+        recall_queries(_queries(tmp_path, good), env, [spy], k=3, kind="summary")
+    with pytest.raises(QueryLineError, match="line 2: field 'query'"):
+        recall_queries(_queries(tmp_path, good, json.dumps({"id": "q2"})), env, [spy], k=3)
+    with pytest.raises(QueryLineError, match="line 1: field 'time' is not ISO-8601"):
+        recall_queries([json.dumps({"id": "q", "query": "x", "time": "soon"})], env, [spy], k=3)
+    assert spy.calls == []

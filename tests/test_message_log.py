@@ -1,0 +1,123 @@
+"""The message log layer: what it stores, and what one recalled result is."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from langgraph.store.memory import InMemoryStore
+
+from graph.context import Context
+from graph.models import HashEmbeddings
+from nodes.layers.base import LayerEnv, LoggedMessage
+from nodes.layers.message_log import INDEXED_FIELD, MessageLogLayer
+from nodes.layers.message_query import analyse, time_window
+from nodes.privacy.secrets import redact
+from stores.faiss_sqlite import FaissSqliteStore
+from stores.namespaces import MESSAGES, UserScope
+
+T0 = datetime(2024, 6, 3, 12, 0, tzinfo=timezone.utc)
+SECRET = "sk-" + "A1b2C3d4E5f6G7h8J9k0"
+
+
+def _msg(i: int, role: str, text: str, name: str | None = None, thread: str = "t1") -> LoggedMessage:
+    return LoggedMessage(id=f"{thread}-m{i}", thread=thread, time=T0 + timedelta(minutes=i), role=role, text=text, name=name)  # type: ignore[arg-type]
+
+
+CHAT = [
+    _msg(1, "user", "I finally picked an adoption agency this week.", "Caroline"),
+    _msg(2, "assistant", "Wow, that agency looks great! What made you pick it?", "Melanie"),
+    _msg(3, "user", "They help LGBTQ folks, and that inclusivity spoke to me.", "Caroline"),
+    _msg(4, "assistant", "I painted a sunrise over the lake yesterday.", "Melanie"),
+    _msg(5, "user", "I painted a sunset last month, my first one.", "Caroline"),
+    _msg(6, "assistant", f"Here is the key you asked for: {SECRET}", "Melanie"),
+]
+
+
+@pytest.fixture(params=["memory", "faiss_sqlite"])
+def env(request: pytest.FixtureRequest, tmp_path: Path) -> LayerEnv:
+    emb = HashEmbeddings(128)
+    index = {"dims": 128, "embed": emb, "fields": ["text"]}
+    store = InMemoryStore(index=index) if request.param == "memory" else FaissSqliteStore(tmp_path / "s", index=index)  # type: ignore[arg-type]
+    return LayerEnv(store=store, scope=UserScope("alice"), context=Context(top_k=3), embeddings=emb, now=T0 + timedelta(days=1))
+
+
+def _items(env: LayerEnv) -> dict[str, dict]:
+    return {it.key: it.value for it in env.store.search(env.scope.ns(MESSAGES), limit=1000)}
+
+
+def test_every_message_is_stored_with_provenance(env: LayerEnv) -> None:
+    MessageLogLayer().on_turn(env, CHAT)
+    items = _items(env)
+    assert set(items) == {m.id for m in CHAT}
+    for m in CHAT:
+        v = items[m.id]
+        assert (v["id"], v["thread"], v["role"], v["name"]) == (m.id, m.thread, m.role, m.name)
+        assert datetime.fromisoformat(v["time"]) == m.time
+        assert v["text"] == redact(m.text)
+
+
+def test_secrets_never_reach_the_log_or_its_index(env: LayerEnv) -> None:
+    MessageLogLayer().on_turn(env, CHAT)
+    for v in _items(env).values():
+        assert SECRET not in v["text"] and SECRET not in v[INDEXED_FIELD]
+
+
+def test_on_turn_is_idempotent(env: LayerEnv) -> None:
+    layer = MessageLogLayer()
+    layer.on_turn(env, CHAT)
+    first = {it.key: it.updated_at for it in env.store.search(env.scope.ns(MESSAGES), limit=1000)}
+    layer.on_turn(env, CHAT)
+    second = {it.key: it.updated_at for it in env.store.search(env.scope.ns(MESSAGES), limit=1000)}
+    assert first == second  # same keys, nothing rewritten
+
+
+def test_neighbours_are_indexed_but_each_result_is_one_message(env: LayerEnv) -> None:
+    layer = MessageLogLayer()
+    layer.on_turn(env, CHAT)
+    assert "What made you pick it?" in _items(env)["t1-m3"][INDEXED_FIELD]
+    results = layer.search(env, "Why did Caroline pick the agency?", 4)
+    assert 0 < len(results) <= 4
+    for r in results:
+        assert r.kind == "message"
+        assert r.sources == (r.key,)
+        assert r.text.endswith(_items(env)[r.key]["text"])
+    assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
+    assert "t1-m3" in [r.key for r in results]
+
+
+def test_named_speaker_outranks_the_other(env: LayerEnv) -> None:
+    layer = MessageLogLayer()
+    layer.on_turn(env, CHAT)
+    assert layer.search(env, "What did Melanie paint?", 2)[0].key == "t1-m4"
+    assert layer.search(env, "What did Caroline paint?", 2)[0].key == "t1-m5"
+
+
+def test_recall_uses_top_k_from_context(env: LayerEnv) -> None:
+    layer = MessageLogLayer()
+    layer.on_turn(env, CHAT)
+    assert len(layer.recall(env, "painted")) == env.context.top_k
+    assert layer.search(env, "   ", 5) == []
+
+
+def test_forget_removes_the_text_from_neighbours_index(env: LayerEnv) -> None:
+    layer = MessageLogLayer()
+    layer.on_turn(env, CHAT)
+    assert layer.forget(env, ["t1-m2", "missing"]) == 1
+    items = _items(env)
+    assert "t1-m2" not in items
+    assert "What made you pick it?" not in items["t1-m1"][INDEXED_FIELD]
+    assert "What made you pick it?" not in items["t1-m3"][INDEXED_FIELD]
+    assert items["t1-m1"]["next"] == "t1-m3" and items["t1-m3"]["prev"] == "t1-m1"
+
+
+def test_query_reading() -> None:
+    now = datetime(2023, 10, 22, 9, 0, tzinfo=timezone.utc)
+    info = analyse("When did Mel go camping in June?", {"melanie", "caroline"}, now)
+    assert info.names == {"melanie"} and info.asks_when and "camp" in info.terms
+    assert info.window is not None and info.window[0] == datetime(2023, 6, 1, tzinfo=timezone.utc)
+    assert analyse("What do I like?", set(), now).first_person
+    start, end = time_window("what did we discuss yesterday", now)  # type: ignore[misc]
+    assert start <= now - timedelta(days=1) < end <= now
+    assert time_window("What is her favourite food?", now) is None
