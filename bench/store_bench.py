@@ -37,8 +37,9 @@ class Corpus:
 
     def __init__(self, n: int, seed: int = 0) -> None:
         rng = np.random.default_rng(seed)
-        vocab = [f"w{i}" for i in range(5000)]
-        self.texts = [f"m{i} " + " ".join(rng.choice(vocab, 10)) for i in range(n)]
+        vocab = np.array([f"w{i}" for i in range(5000)])
+        words = vocab[rng.integers(0, len(vocab), (n, 10))]
+        self.texts = [f"m{i} " + " ".join(row) for i, row in enumerate(words.tolist())]
         self.vectors = rng.standard_normal((n, DIMS), dtype=np.float32)
         self.vectors /= np.linalg.norm(self.vectors, axis=1, keepdims=True)
         self.lookup = {t: i for i, t in enumerate(self.texts)}

@@ -63,7 +63,7 @@ class Context:
     dedup_threshold: float = field(default=0.9, metadata=_meta("Cosine at or above which a new fact is a duplicate."))
     review_rules: bool = field(default=True, metadata=_meta("Ask the user (interrupt) before saving a new or changed rule."))
     max_rules: int = field(default=10, metadata=_meta("Most procedural rules kept."))
-    max_new_tokens: int = field(default=256, metadata=_meta("Longest reply the chat model may write."))
+    max_new_tokens: int = field(default=160, metadata=_meta("Longest reply the chat model may write."))
 
     def __post_init__(self) -> None:
         _load_env_file(os.getcwd())

@@ -42,7 +42,12 @@ def _session_1(agent: MemoryAgent) -> None:
 
     data = export_user(agent.store, agent.env().scope, agent.data_dir)
     _banner("Stored in long-term memory after session 1")
-    print(json.dumps({k: data[k] for k in ("profile", "facts", "episodes", "rules") if k in data}, indent=2, ensure_ascii=False))
+    sections = (("profile", data["profile"]["current"]), ("fact", data["facts"]), ("episode", data["episodes"]), ("rule", data["rules"]))
+    for kind, items in sections:
+        for item in items:
+            label = f"{kind}:{item['key']}" if kind == "profile" else kind
+            print(f"  [{label:20}] {json.dumps(item['text'], ensure_ascii=False)[:150]}  (sources: {len(item['sources'])} message(s))")
+    print(f"  [message log         ] {data['messages']['total']} message(s)")
 
 
 def _session_2(agent: MemoryAgent) -> None:

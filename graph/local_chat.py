@@ -28,6 +28,8 @@ class LocalChatModel(BaseChatModel):
 
     max_tokens: int = 256
     temperature: float = 0.0
+    # Tiny models loop on greedy decoding ("I'm sorry for any confusion. I'm sorry...").
+    repeat_penalty: float = 1.3
     n_ctx: int = 4096
     seed: int = 7
     _llama: Any = PrivateAttr(default=None)
@@ -64,6 +66,7 @@ class LocalChatModel(BaseChatModel):
                 messages=chat,
                 max_tokens=kwargs.get("max_tokens", self.max_tokens),
                 temperature=self.temperature,
+                repeat_penalty=self.repeat_penalty,
                 stop=stop,
             )
         text = (out["choices"][0]["message"].get("content") or "").strip()

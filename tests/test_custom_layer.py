@@ -30,8 +30,8 @@ def test_a_custom_layer_reaches_the_prompt(ctx: Context) -> None:
     layers = [*default_layers(), CalendarLayer()]
     assert isinstance(layers[-1], MemoryLayer)
     with MemoryAgent(ctx, layers=layers) as agent:
-        result = agent.say("When is my next meeting?", "t1")
         unrelated = agent.say("Suggest a recipe.", "t1")
+        result = agent.say("When is my next meeting?", "t1")
     assert MEETING in result.system_prompt.split("Current date:")[0]
     assert any(r["text"] == MEETING for r in result.recalled)
     assert MEETING in result.reply  # the scripted model repeats what memory gave it

@@ -14,6 +14,7 @@ import calendar
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:'[a-z]+)?")
 
@@ -42,8 +43,12 @@ def words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A crude suffix strip, enough to match "painted" with "painting" inside a candidate pool."""
+    """A crude suffix strip, enough to match "painted" with "painting" inside a candidate pool.
+
+    Cached: the reranker stems every word of ~50 candidates per query, mostly the same words.
+    """
     word = word.lower().removesuffix("'s")
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):

@@ -12,6 +12,7 @@ raises on blocking calls in the event loop) and await async embedders directly.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import threading
 import time
@@ -187,8 +188,9 @@ class FaissSqliteStore(BaseStore):
         if self.embeddings is not None:
             if plan.missing:
                 self._add_embeddings(plan, embed_cache.embed_documents(self.embeddings, plan.missing))
-            if plan.queries:
-                raw = [embed_cache.embed_query(self.embeddings, q) for q in plan.queries]
+            if plan.queries:  # concurrently, in worker threads, as InMemoryStore does
+                with concurrent.futures.ThreadPoolExecutor(min(4, len(plan.queries))) as pool:
+                    raw = list(pool.map(lambda q: embed_cache.embed_query(self.embeddings, q), plan.queries))
                 qvecs = self._query_vectors(plan, raw)
         return self._execute(plan, qvecs)
 
