@@ -203,3 +203,28 @@ def test_delete_user_leaves_no_trace_and_keeps_other_users(world: dict[str, Any]
 def test_forget_refuses_text_too_short_to_be_safe(world: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="at least 3 characters"):
         forget(UserData(world["store"], ALICE), " a ")
+
+
+def test_forgetting_a_logged_message_keeps_and_reindexes_its_neighbours(tmp_path: Path) -> None:
+    from datetime import datetime, timezone
+
+    from graph.context import Context
+    from nodes.layers.base import LayerEnv, LoggedMessage
+    from nodes.layers.message_log import INDEXED_FIELD, MessageLogLayer
+
+    emb = HashEmbeddings(64)
+    store = InMemoryStore(index={"dims": 64, "embed": emb, "fields": ["text"]})
+    scope = UserScope("alice")
+    env = LayerEnv(store=store, scope=scope, context=Context(data_dir=str(tmp_path)), embeddings=emb)
+    now = datetime(2026, 1, 5, tzinfo=timezone.utc)
+    turn = [
+        LoggedMessage(id="m1", thread="t", time=now, role="user", text="We planned the trip."),
+        LoggedMessage(id="m2", thread="t", time=now, role="user", text="My locker code is zebra-77."),
+        LoggedMessage(id="m3", thread="t", time=now, role="assistant", text="Noted, enjoy the trip."),
+    ]
+    MessageLogLayer().on_turn(env, turn)
+    report = forget(UserData(store, scope), "zebra-77", threshold=2.0)
+    assert report.deleted[MESSAGES] == ["m2"]
+    left = {i.key: i.value for i in store.search(scope.ns(MESSAGES), limit=10)}
+    assert sorted(left) == ["m1", "m3"]
+    assert all("zebra" not in v[INDEXED_FIELD] for v in left.values())

@@ -25,6 +25,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
 from nodes.layers.base import LayerEnv
+from nodes.layers.message_log import INDEXED_FIELD, MessageLogLayer
 from nodes.privacy.export import iter_items, strings_in
 from nodes.tools.memory_files import MemoryFiles
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, THREADS, UserScope
@@ -114,6 +115,19 @@ def _near_keys(store: BaseStore, ns: tuple[str, ...], text: str, threshold: floa
         offset += _NEAR_PAGE
 
 
+def _own_text(kind: str, value: Any) -> Any:
+    """What an item says itself: a logged message's index also quotes its neighbours."""
+    if kind == MESSAGES and isinstance(value, dict):
+        return {k: v for k, v in value.items() if k != INDEXED_FIELD}
+    return value
+
+
+def _forget_messages(store: BaseStore, scope: UserScope, keys: list[str]) -> None:
+    """Delete logged messages the way the log wants: neighbours are re-indexed, not deleted."""
+    if keys:
+        MessageLogLayer().forget(LayerEnv(store=store, scope=scope, context=None, embeddings=None), keys)  # type: ignore[arg-type]
+
+
 def compact(store: BaseStore, checkpointer: BaseCheckpointSaver | None) -> list[str]:
     """Make deleted bytes leave the disk; returns what was compacted."""
     done = []
@@ -156,12 +170,20 @@ def forget(
     report = ForgetReport(action=f"forget {text.strip()!r}")
     for kind in SEARCHED_KINDS:
         ns = scope.ns(kind)
-        doomed = {(tuple(i.namespace), i.key) for i in iter_items(store, ns) if _mentions(i.value, needle)}
+        doomed = {(tuple(i.namespace), i.key) for i in iter_items(store, ns) if _mentions(_own_text(kind, i.value), needle)}
         doomed |= _near_keys(store, ns, text.strip(), threshold)
-        for namespace, key in sorted(doomed):
-            if scope.owns(namespace):
+        doomed = {(namespace, key) for namespace, key in doomed if scope.owns(namespace)}
+        if kind == MESSAGES:
+            _forget_messages(store, scope, sorted(key for _, key in doomed))
+        else:
+            for namespace, key in sorted(doomed):
                 store.delete(namespace, key)
-                report.deleted.setdefault(kind, []).append(key)
+        report.deleted.update({kind: sorted(key for _, key in doomed)} if doomed else {})
+    # Belt and braces: nothing that still quotes the text survives in the log's index.
+    for item in iter_items(store, scope.ns(MESSAGES)):
+        if _mentions(item.value, needle):
+            store.delete(item.namespace, item.key)
+            report.deleted.setdefault(MESSAGES, []).append(item.key)
     if where.checkpointer is not None:
         for record in iter_items(store, scope.ns(THREADS)):
             if _thread_mentions(where.checkpointer, record.key, needle):
