@@ -106,7 +106,7 @@ for ax, preset in zip(axes, PRESETS):
     ax.set_title(f"{preset} preset (w = {w[0]} / {w[1]} / {w[2]})")
     ax.set_xlabel("score")
     ax.invert_yaxis()
-axes[0].legend(loc="lower right", fontsize=8)
+axes[1].legend(loc="center right", fontsize=8)
 fig.suptitle(f"Why each episode ranks where it does: {query!r}", fontsize=10)
 fig.tight_layout()
 plt.show()
