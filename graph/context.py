@@ -8,6 +8,7 @@ one file configures the CLI, the notebooks and ``langgraph dev`` alike.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -66,7 +67,10 @@ class Context:
     max_new_tokens: int = field(default=160, metadata=_meta("Longest reply the chat model may write."))
 
     def __post_init__(self) -> None:
-        _load_env_file(os.getcwd())
+        if not _on_event_loop():
+            # Under `langgraph dev` the server has loaded .env already, and a file read
+            # on its event loop would be a blocking call.
+            _load_env_file(os.getcwd())
         for f in fields(self):
             if getattr(self, f.name) != f.default:
                 continue
@@ -85,6 +89,14 @@ class Context:
         base = PRESETS[self.preset]
         given = (self.w_relevance, self.w_recency, self.w_importance)
         return tuple(g if g >= 0 else b for g, b in zip(given, base))  # type: ignore[return-value]
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 @lru_cache(maxsize=16)

@@ -16,7 +16,9 @@ import hashlib
 import os
 import re
 import threading
+from collections import OrderedDict
 from functools import lru_cache
+from typing import Callable
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -76,12 +78,46 @@ def _load_embeddings(spec: str) -> Embeddings:
     if spec == "local":
         from graph.local_embeddings import LocalEmbeddings
 
-        return LocalEmbeddings()
+        return CachedEmbeddings(LocalEmbeddings())
     if spec.startswith("hash:"):
         return HashEmbeddings(int(spec.split(":", 1)[1]))
     from langchain_openai import OpenAIEmbeddings
 
-    return OpenAIEmbeddings(model=spec.split(":", 1)[1])
+    return CachedEmbeddings(OpenAIEmbeddings(model=spec.split(":", 1)[1]))
+
+
+class CachedEmbeddings(Embeddings):
+    """Remembers recent texts' vectors, so one turn embeds its query once.
+
+    Several layers search with the same user message (and the store embeds each
+    query it is given); without this, a turn paid for the same embedding 3-4 times.
+    """
+
+    def __init__(self, inner: Embeddings, size: int = 2048) -> None:
+        self.inner = inner
+        self.size = size
+        self._cache: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _get(self, kind: str, texts: list[str], compute: Callable[[list[str]], list[list[float]]]) -> list[list[float]]:
+        with self._lock:
+            hits = {t: self._cache.get((kind, t)) for t in texts}
+        todo = list(dict.fromkeys(t for t, v in hits.items() if v is None))
+        if todo:
+            for text, vec in zip(todo, compute(todo)):
+                hits[text] = vec
+            with self._lock:
+                for text in todo:
+                    self._cache[(kind, text)] = hits[text]  # type: ignore[assignment]
+                while len(self._cache) > self.size:
+                    self._cache.popitem(last=False)
+        return [hits[t] for t in texts]  # type: ignore[misc]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self._get("doc", list(texts), self.inner.embed_documents)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._get("query", [text], lambda ts: [self.inner.embed_query(t) for t in ts])[0]
 
 
 def load_embeddings(spec: str) -> Embeddings:

@@ -77,11 +77,14 @@ class MemoryAgent:
 
     def state(self, thread: str) -> dict[str, Any]:
         """The thread's checkpointed state (messages, summary, last prompt...)."""
-        return dict(self.graph.get_state(self._config(thread)).values)
+        return dict(self.graph.get_state(self.config(thread)).values)
 
-    def _config(self, thread: str) -> dict[str, Any]:
-        # Thread ids are per user in the checkpointer, so one user's --thread can never
-        # open another user's conversation.
+    def config(self, thread: str) -> dict[str, Any]:
+        """The run config for ``thread``, scoped to this user.
+
+        Thread ids are per user in the checkpointer, so one user's --thread can
+        never open another user's conversation.
+        """
         return {"configurable": {"thread_id": f"{self.context.user_id}:{thread}"}}
 
     def _result(self, out: dict[str, Any]) -> TurnResult:
@@ -98,17 +101,17 @@ class MemoryAgent:
         """One turn. Bad input raises ``InvalidInput`` before anything is stored."""
         check_user_text(text, self.context.max_message_chars)
         msg = HumanMessage(content=text, id=str(uuid.uuid4()))
-        out = self.graph.invoke({"messages": [msg], "end_session": False}, self._config(thread), context=self.context)
+        out = self.graph.invoke({"messages": [msg], "end_session": False}, self.config(thread), context=self.context)
         return self._result(out)
 
     def resume(self, thread: str, approve: bool) -> TurnResult:
         """Answer a pending rule review."""
-        out = self.graph.invoke(Command(resume={"approve": approve}), self._config(thread), context=self.context)
+        out = self.graph.invoke(Command(resume={"approve": approve}), self.config(thread), context=self.context)
         return self._result(out)
 
     def end_session(self, thread: str) -> TurnResult:
         """Consolidate the session into long-term memory (episode, facts, rules)."""
-        out = self.graph.invoke({"end_session": True}, self._config(thread), context=self.context)
+        out = self.graph.invoke({"end_session": True}, self.config(thread), context=self.context)
         return self._result(out)
 
     def thread_messages(self, thread: str) -> list[Any]:

@@ -87,3 +87,21 @@ def test_env_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         assert Context().memory_budget_tokens == 321
     finally:
         os.environ.pop("MEMORY_MEMORY_BUDGET_TOKENS", None)
+
+
+def test_cached_embeddings_embed_each_text_once() -> None:
+    from graph.models import CachedEmbeddings, HashEmbeddings
+
+    calls: list[str] = []
+
+    class Counting(HashEmbeddings):
+        def embed_query(self, text: str) -> list[float]:
+            calls.append(text)
+            return super().embed_query(text)
+
+    emb = CachedEmbeddings(Counting(16), size=2)
+    first = emb.embed_query("what do I eat?")
+    assert emb.embed_query("what do I eat?") == first and calls == ["what do I eat?"]
+    emb.embed_query("b"), emb.embed_query("c")  # evicts the oldest entry
+    emb.embed_query("what do I eat?")
+    assert calls == ["what do I eat?", "b", "c", "what do I eat?"]

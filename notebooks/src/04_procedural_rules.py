@@ -38,7 +38,7 @@ Table([{"reply": result.reply}, {"reply": "interrupt payload → " + str(result.
 # interrupt carries the proposal. Nothing has been written to the rules namespace yet.
 
 # %%
-config = agent._config("t1")  # {"configurable": {"thread_id": "lee:t1"}}: thread ids are per user
+config = agent.config("t1")  # {"configurable": {"thread_id": "lee:t1"}}: thread ids are per user
 snapshot = agent.graph.get_state(config)
 Table([{"next": list(snapshot.next), "interrupt value": snapshot.interrupts[0].value}], title="graph.get_state(...)")
 

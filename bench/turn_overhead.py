@@ -1,0 +1,113 @@
+"""Per-turn memory overhead: retrieve + assemble at ~10k memories of one user.
+
+Measures the graph's own retrieve and assemble nodes (every default layer's
+recall, the prompt rendering and budget), query embedding included, no LLM.
+Side by side, in the same loop, it times the floor no memory system avoids:
+embedding the query once. The ratio says what the memory machinery costs on top.
+
+Setup: the LoCoMo sample (CC BY-NC 4.0, snap-research) is imported through all
+default layers, in copies, until the user holds ``--target`` memories (messages,
+facts, episodes). Copies share texts, so the embedding cache keeps setup short.
+
+    python -m bench.turn_overhead [--target 10000] [--queries 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Sequence
+
+from langchain_core.messages import HumanMessage
+from langgraph.graph import END, START, StateGraph
+
+from bench.locomo_recall import DEFAULT_DATA, load_conversation
+from graph.builder import default_layers
+from graph.context import Context
+from graph.runtime import MemoryAgent
+from graph.state import State
+from nodes.assemble import assemble
+from nodes.importer import import_messages
+from nodes.retrieve import make_retrieve
+from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE
+
+RESULTS = Path(__file__).resolve().parent / "results" / "turn_overhead.md"
+
+
+def hot_path(agent: MemoryAgent):  # type: ignore[no-untyped-def]
+    """retrieve → assemble only: exactly the memory work a turn adds before the LLM."""
+    g = StateGraph(State, context_schema=Context)
+    g.add_node("retrieve", make_retrieve(default_layers()))
+    g.add_node("assemble", assemble)
+    g.add_edge(START, "retrieve")
+    g.add_edge("retrieve", "assemble")
+    g.add_edge("assemble", END)
+    return g.compile(store=agent.store)
+
+
+def count(agent: MemoryAgent, kind: str) -> int:
+    ns = agent.env().scope.ns(kind)
+    return len(agent.store.search(ns, limit=1_000_000))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--target", type=int, default=10_000, help="memories to hold before timing")
+    p.add_argument("--queries", type=int, default=100)
+    p.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    args = p.parse_args(argv)
+
+    convs = [load_conversation(d) for d in sorted(args.data.iterdir()) if (d / "conversation.jsonl").exists()]
+    base = [m for msgs, _ in convs for m in msgs]
+    questions = [q.query for _, qs in convs for q in qs][: args.queries]
+    with tempfile.TemporaryDirectory() as tmp:
+        ctx = Context(user_id="bench", data_dir=tmp, chat_model="scripted", embedding_model="local")
+        with MemoryAgent(ctx) as agent:
+            env, layers, copies, held = agent.env(), default_layers(), 0, 0
+            t0 = time.perf_counter()
+            while held < args.target:
+                batch = [replace(m, id=f"c{copies}-{m.id}", thread=f"c{copies}-{m.thread}") for m in base]
+                import_messages(batch[: max(1, args.target - held)], env, layers, progress=False)
+                copies += 1
+                held = sum(count(agent, k) for k in (MESSAGES, FACTS, EPISODES, PROFILE))
+            setup_s = time.perf_counter() - t0
+            held_by_kind = {k: count(agent, k) for k in (MESSAGES, FACTS, EPISODES, PROFILE)}
+            graph = hot_path(agent)
+            cached = env.embeddings  # the process-wide embedder, shared with the store
+            inner = getattr(cached, "inner", cached)
+            graph.invoke({"messages": [HumanMessage("warm up")]}, context=ctx)
+            turn_ms, embed_ms = [], []
+            for q in questions:
+                t = time.perf_counter()
+                inner.embed_query(q)
+                embed_ms.append((time.perf_counter() - t) * 1000)
+                getattr(cached, "_cache", {}).clear()  # a new message is never cached
+                t = time.perf_counter()
+                graph.invoke({"messages": [HumanMessage(q, id="q")]}, context=ctx)
+                turn_ms.append((time.perf_counter() - t) * 1000)
+    p50, p95 = statistics.median(turn_ms), statistics.quantiles(turn_ms, n=20)[-1]
+    e50 = statistics.median(embed_ms)
+    report = "\n".join([
+        f"Per-turn memory overhead (retrieve + assemble, query embedding included, no LLM), {len(turn_ms)} LoCoMo questions.",
+        f"Held for one user: {sum(held_by_kind.values())} memories {held_by_kind}; setup {setup_s:.0f} s.",
+        "",
+        "| path | p50 ms | p95 ms | ratio to query embedding |",
+        "|---|---|---|---|",
+        f"| query embedding alone (baseline) | {e50:.1f} | {statistics.quantiles(embed_ms, n=20)[-1]:.1f} | 1.0x |",
+        f"| retrieve + assemble, all layers | {p50:.1f} | {p95:.1f} | {p50 / e50:.1f}x |",
+        "",
+        "LLM calls added to the turn's hot path: 0 (retrieve and assemble call no model; see tests/test_graph.py).",
+    ])
+    print(report)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(report + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
