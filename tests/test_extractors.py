@@ -164,3 +164,18 @@ def test_llm_extractor_survives_garbage_and_needs_a_model() -> None:
         LLMFactExtractor().extract([user("m1", "I'm vegan.")])
     bound = LLMFactExtractor().with_model(model)
     assert bound.chat_model is model
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I moved to Lisbon last month.", "I moved to Lisbon last week.", "I moved to Lisbon two years ago.", "I moved to Lisbon in 2021."],
+)
+def test_when_a_change_happened_is_not_part_of_the_value(text: str) -> None:
+    from datetime import datetime, timezone
+
+    from nodes.extract.rules import RuleFactExtractor
+    from nodes.layers.base import LoggedMessage
+
+    msg = LoggedMessage(id="m1", thread="t", time=datetime(2026, 1, 1, tzinfo=timezone.utc), role="user", text=text)
+    facts = RuleFactExtractor().extract([msg])
+    assert [(f.key, f.value, f.text) for f in facts] == [("location", "Lisbon", "The user lives in Lisbon.")]

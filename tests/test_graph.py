@@ -98,3 +98,20 @@ def test_graph_level_refusal_removes_the_bad_message(ctx) -> None:
         assert "empty message" in out["error"]
         assert out["messages"] == []
         assert agent.store.search(("users",), limit=10) == []
+
+
+def test_memory_adds_no_llm_call_to_a_turn(ctx) -> None:
+    """One turn = one model call (respond); retrieve, assemble and consolidate call none."""
+    calls: list[int] = []
+
+    class Counting(ScriptedChatModel):
+        def _generate(self, messages, stop=None, run_manager=None, **kw):  # type: ignore[no-untyped-def]
+            calls.append(len(messages))
+            return super()._generate(messages, stop, run_manager, **kw)
+
+    with MemoryAgent(ctx, chat_model=Counting()) as agent:
+        for text in ("I'm vegetarian.", "Please stop using emojis.", "What did I say about food?"):
+            agent.say(text, "t1")
+        assert len(calls) == 3
+        agent.end_session("t1")  # default layers summarise without the LLM
+        assert len(calls) == 3

@@ -133,6 +133,14 @@ DEICTIC_OBJECT = re.compile(
     r"example|code|result)s?|not|to (?:know|see|ask|hear|get|have|try|go|talk|chat|think|say|be honest))\b",
     re.IGNORECASE,
 )
+# When a lasting change happened ("I moved to Lisbon last month"): dropped from the
+# clause, so the fact is kept and the value does not carry the date.
+SINCE = re.compile(
+    r"(?:,?\s+(?:(?:last|this past) (?:week|month|year|summer|winter|spring|autumn|fall)|"
+    r"(?:a few|a couple of|several|\d+|two|three|four|five) (?:days|weeks|months|years) ago|"
+    r"a (?:week|month|year) ago|in (?:19|20)\d\d|recently|a while ago))+$",
+    re.IGNORECASE,
+)
 # Clauses about the present moment: a mood or a one-off plan, not a durable fact.
 TRANSIENT = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|right now|this (?:morning|afternoon|evening|week|weekend)|"

@@ -20,7 +20,7 @@ from nodes.extract.base import (
     slot_for,
     user_messages,
 )
-from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, RULES, TRANSIENT, Rule
+from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, RULES, SINCE, TRANSIENT, Rule
 from nodes.extract.person import third_person
 from nodes.layers.base import LoggedMessage
 
@@ -125,7 +125,7 @@ def _clauses(body: str) -> list[str]:
 
 
 def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
-    clause = _TRAILING_FILLER.sub("", _FILLER.sub("", clause)).strip()
+    clause = SINCE.sub("", _TRAILING_FILLER.sub("", _FILLER.sub("", clause)).strip()).strip()
     if not clause or (not explicit and (TRANSIENT.search(clause) or _UNFINISHED.search(clause))):
         return None
     positive, ended = _positive_form(clause)

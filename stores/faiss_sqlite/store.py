@@ -97,6 +97,9 @@ class FaissSqliteStore(BaseStore):
         self._lock = threading.RLock()
         self._conn = schema.connect(self.path / "store.sqlite")
         self._closed = False
+        # Query embedding runs in worker threads (much faster there than on a thread
+        # where FAISS pinned OpenMP to one thread); one pool, not one per search.
+        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="store-embed")
         schema.check_dims(self._conn, self._dims)
         self._vectors = VectorIndex(self.path / "faiss", self._dims, hnsw_threshold) if self._dims else None
         interval = (ttl or {}).get("sweep_interval_minutes")
@@ -189,8 +192,7 @@ class FaissSqliteStore(BaseStore):
             if plan.missing:
                 self._add_embeddings(plan, embed_cache.embed_documents(self.embeddings, plan.missing))
             if plan.queries:  # concurrently, in worker threads, as InMemoryStore does
-                with concurrent.futures.ThreadPoolExecutor(min(4, len(plan.queries))) as pool:
-                    raw = list(pool.map(lambda q: embed_cache.embed_query(self.embeddings, q), plan.queries))
+                raw = list(self._pool.map(lambda q: embed_cache.embed_query(self.embeddings, q), plan.queries))
                 qvecs = self._query_vectors(plan, raw)
         return self._execute(plan, qvecs)
 
@@ -269,6 +271,7 @@ class FaissSqliteStore(BaseStore):
             return
         if self._sweeper is not None:
             self._sweeper.stop()
+        self._pool.shutdown(wait=True)
         with self._lock:
             if self._vectors is not None:
                 self._vectors.flush(self._conn, everything=True)
