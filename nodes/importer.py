@@ -23,20 +23,17 @@ from typing import Any
 from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result
 from tqdm import tqdm
 
+from nodes.jsonl import JsonlLineError
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
 from nodes.layers.scoring import parse_time
 
 ROLES = ("user", "assistant")
 
 
-class ImportLineError(ValueError):
+class ImportLineError(JsonlLineError):
     """A malformed import line; nothing was stored."""
 
-    def __init__(self, source: str, line_no: int, reason: str) -> None:
-        super().__init__(f"{source}, line {line_no}: {reason}; nothing was imported")
-        self.source = source
-        self.line_no = line_no
-        self.reason = reason
+    suffix = "; nothing was imported"
 
 
 @dataclass(frozen=True)

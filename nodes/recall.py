@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from nodes.jsonl import JsonlLineError
 from nodes.layers.base import LayerEnv, MemoryLayer, Recalled
 from nodes.layers.scoring import parse_time
 
@@ -27,14 +28,8 @@ OUTPUT_KINDS = ("message", "fact", "episode", "rule")
 _KIND_OF: dict[str, str] = {"message": "message", "fact": "fact", "profile": "fact", "episode": "episode", "rule": "rule"}
 
 
-class QueryLineError(ValueError):
+class QueryLineError(JsonlLineError):
     """A malformed query line; no query was run."""
-
-    def __init__(self, source: str, line_no: int, reason: str) -> None:
-        super().__init__(f"{source}, line {line_no}: {reason}")
-        self.source = source
-        self.line_no = line_no
-        self.reason = reason
 
 
 @dataclass(frozen=True)

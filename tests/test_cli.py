@@ -105,3 +105,35 @@ def test_cached_embeddings_embed_each_text_once() -> None:
     emb.embed_query("b"), emb.embed_query("c")  # evicts the oldest entry
     emb.embed_query("what do I eat?")
     assert calls == ["what do I eat?", "b", "c", "what do I eat?"]
+
+
+def test_import_then_recall_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    data = Path(__file__).parent / "data" / "small_import.jsonl"
+    first = json.loads(data.read_text().splitlines()[0])
+    base = ["--data-dir", str(tmp_path / "d"), "--chat-model", "scripted", "--embedding-model", "hash:384"]
+    assert main([*base, "import", "--user", "u1", "--no-progress", str(data)]) == 0
+    queries = tmp_path / "q.jsonl"
+    queries.write_text(json.dumps({"id": "q1", "query": first["text"]}) + "\n")
+    capsys.readouterr()
+    assert main([*base, "recall", "--user", "u1", "--k", "3", "--kind", "message", str(queries)]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["id"] for r in rows] == ["q1"]
+    results = rows[0]["results"]
+    assert 1 <= len(results) <= 3 and all(r["kind"] == "message" and len(r["sources"]) == 1 for r in results)
+    assert results[0]["sources"] == [first["id"]]
+    assert [r["score"] for r in results] == sorted((r["score"] for r in results), reverse=True)
+    # another user sees nothing of it
+    assert main([*base, "recall", "--user", "u2", "--k", "3", str(queries)]) == 0
+    assert json.loads(capsys.readouterr().out)["results"] == []
+
+
+def test_malformed_import_names_the_line_and_stores_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"thread": "t", "id": "a", "time": "2026-01-01T10:00:00", "role": "user", "text": "hi"}\n{oops\n')
+    base = ["--data-dir", str(tmp_path / "d"), "--embedding-model", "hash:384"]
+    assert main([*base, "import", "--user", "u1", "--no-progress", str(bad)]) == 2
+    assert "line 2" in capsys.readouterr().err
+    assert main([*base, "memories", "--user", "u1", "--json"]) == 0
+    assert '"total": 0' in capsys.readouterr().out
