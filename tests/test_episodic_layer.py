@@ -177,3 +177,14 @@ def test_llm_is_not_called_without_the_flag() -> None:
     store = make_store()
     EpisodicLayer().on_session_end(make_env(store, chat_model=model), REFUND_SESSION)
     assert stored(store)[0].value["summarizer"] == "extractive"
+
+
+def test_extractive_summary_prefers_what_the_user_said() -> None:
+    from nodes.layers.identifiers import extractive_summary
+
+    lines = [
+        "User: I love hiking in the Alps with my brother Marco.",
+        "Assistant: You could try the Tour du Mont Blanc route, it takes about 11 days.",
+    ]
+    assert extractive_summary(lines, 14) == lines[1]
+    assert extractive_summary(lines, 14, {"Assistant": 0.5}) == lines[0]

@@ -59,6 +59,8 @@ _FEEDBACK = re.compile(
     r"prefer|from now on)\b",
     re.IGNORECASE,
 )
+# Assistant sentences count less in an extractive summary: the session is about the user.
+ASSISTANT_WEIGHT = 0.5
 _URGENT = re.compile(r"\b(?:urgent|asap|deadline|important|critical|emergency)\b", re.IGNORECASE)
 
 
@@ -115,7 +117,7 @@ class EpisodicLayer(LayerBase):
         if self.use_llm and env.chat_model is not None:
             text, summarizer = model_summary(env.chat_model, _SUMMARY_PROMPT, "\n".join(lines)), "llm"
         if not text:
-            text, summarizer = extractive_summary(lines, SUMMARY_MAX_WORDS), "extractive"
+            text, summarizer = extractive_summary(lines, SUMMARY_MAX_WORDS, {"Assistant": ASSISTANT_WEIGHT}), "extractive"
         return Episode(
             text=ensure_verbatim(text, [m.text for m in session]),
             importance=importance(session),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -147,18 +147,22 @@ def informativeness(sentence: str) -> float:
     return 3.0 * len(extract_identifiers(sentence)) + names + numbers + 1.5 * cues + min(len(words), 30) / 6
 
 
-def extractive_summary(lines: Sequence[str], max_words: int) -> str:
+def extractive_summary(lines: Sequence[str], max_words: int, label_weights: Mapping[str, float] | None = None) -> str:
     """The most informative sentences of ``lines`` within ``max_words``, in original order.
 
     ``lines`` are units such as "User: ..." so each picked sentence keeps the
     speaker label of its line; sentences are copied verbatim, never rewritten.
+    ``label_weights`` scales a speaker's sentences (what the user said about
+    themselves usually matters more than the assistant's replies).
     """
+    weights = label_weights or {}
     candidates: list[tuple[float, int, str]] = []
     for line in lines:
         label, sep, body = line.partition(": ")
         prefix, text = (f"{label}: ", body) if sep and len(label) <= 20 else ("", line)
         for sentence in split_sentences(text):
-            candidates.append((informativeness(sentence), len(candidates), prefix + sentence))
+            score = informativeness(sentence) * weights.get(label if prefix else "", 1.0)
+            candidates.append((score, len(candidates), prefix + sentence))
     chosen: list[tuple[int, str]] = []
     words = 0
     for score, order, sentence in sorted(candidates, key=lambda c: (-c[0], c[1])):
