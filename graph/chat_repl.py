@@ -11,6 +11,7 @@ from nodes.input_check import InvalidInput
 HELP = """Commands:
   /remember TEXT   store TEXT as a fact about you
   /forget TEXT     delete every memory matching TEXT, everywhere
+  /search QUERY    search your long-term memories
   /memories        what do you remember about me?
   /memory on|off   switch long-term memory on or off for you
   /prompt          show the system prompt assembled for the last message
@@ -46,6 +47,11 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
         return f"(remembered {len(stored)} fact(s))" if stored else "(nothing to remember: give the fact after /remember)"
     if cmd == "/forget":
         return str(agent.forget(arg)) if arg else "(say what to forget: /forget TEXT)"
+    if cmd == "/search":
+        from nodes.tools.memory_tools import make_memory_tools
+
+        search = next(t for t in make_memory_tools(agent.env()) if t.name == "search_memory")
+        return str(search.invoke({"query": arg})) if arg else "(say what to search for: /search QUERY)"
     if cmd == "/memories":
         from nodes.privacy.export import export_user, render_memories
 
