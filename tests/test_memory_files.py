@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from nodes.tools.memory_files import MemoryFileError, MemoryFiles, memory_file_tool, user_memory_dir
+from nodes.tools.memory_file_tool import memory_file_tool
+from nodes.tools.memory_files import MemoryFileError, MemoryFiles, user_memory_dir
 from stores.namespaces import UserScope
 
 ALICE, BOB = UserScope("alice"), UserScope("bob")

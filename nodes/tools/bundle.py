@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 
 from graph.context import Context
 from nodes.env import make_env
-from nodes.tools.memory_files import memory_file_tool
+from nodes.tools.memory_file_tool import memory_file_tool
 from nodes.tools.memory_tools import make_memory_tools
 
 

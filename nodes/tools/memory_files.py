@@ -16,9 +16,6 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterator, Literal
 
-from langchain_core.tools import BaseTool, StructuredTool
-from pydantic import BaseModel, Field, ValidationError
-
 from nodes.tools.memory_paths import VIRTUAL_ROOT, MemoryFileError, resolve_memory_path, user_memory_dir
 from stores.namespaces import UserScope
 
@@ -27,7 +24,7 @@ DEFAULT_MAX_TOTAL_BYTES = 1024 * 1024
 
 Command = Literal["view", "create", "str_replace", "insert", "delete", "rename"]
 # command -> (required arguments, optional arguments)
-_ARGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+ARGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "view": (("path",), ("view_range",)),
     "create": (("path", "file_text"), ()),
     "str_replace": (("path", "old_str"), ("new_str",)),
@@ -59,9 +56,9 @@ class MemoryFiles:
     # ---- dispatch -------------------------------------------------------
     def execute(self, command: str, **args: Any) -> str:
         """Run one tool call; raises ``MemoryFileError`` with a readable message."""
-        if command not in _ARGS:
-            raise MemoryFileError(f"unknown command {command!r}; expected one of {', '.join(_ARGS)}")
-        required, optional = _ARGS[command]
+        if command not in ARGS:
+            raise MemoryFileError(f"unknown command {command!r}; expected one of {', '.join(ARGS)}")
+        required, optional = ARGS[command]
         given = {k: v for k, v in args.items() if v is not None}
         missing = [k for k in required if k not in given]
         if missing:
@@ -293,54 +290,3 @@ class MemoryFiles:
     def _need_str(name: str, value: Any) -> None:
         if not isinstance(value, str):
             raise MemoryFileError(f"{name} must be a string, got {type(value).__name__}")
-
-
-class MemoryFileArgs(BaseModel):
-    """Arguments of the ``memory`` tool (which ones apply depends on ``command``)."""
-
-    command: Command = Field(description="view | create | str_replace | insert | delete | rename")
-    path: str | None = Field(None, description="A path under /memories, e.g. /memories/notes.md")
-    view_range: list[int] | None = Field(None, description="view: [first_line, last_line], 1-based; -1 = to the end")
-    file_text: str | None = Field(None, description="create: the whole file content")
-    old_str: str | None = Field(None, description="str_replace: exact text that occurs once in the file")
-    new_str: str | None = Field(None, description="str_replace: replacement text (empty deletes old_str)")
-    insert_line: int | None = Field(None, description="insert: line number after which to insert (0 = top)")
-    insert_text: str | None = Field(None, description="insert: text to insert")
-    old_path: str | None = Field(None, description="rename: existing path")
-    new_path: str | None = Field(None, description="rename: new path")
-
-
-def _validation_message(err: ValidationError) -> str:
-    parts = []
-    for e in err.errors():
-        field = ".".join(str(x) for x in e["loc"])
-        if field == "command":
-            parts.append(f"unknown command {e.get('input')!r}; expected one of {', '.join(_ARGS)}")
-        else:
-            parts.append(f"{field}: {e['msg']}")
-    return "Error: invalid arguments: " + "; ".join(parts)
-
-
-def memory_file_tool(
-    data_dir: str | os.PathLike[str], scope: UserScope, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
-) -> BaseTool:
-    """The ``memory`` tool for function calling, bound to ``scope``'s folder."""
-    files = MemoryFiles(data_dir, scope, max_file_bytes=max_file_bytes)
-
-    def run(command: str, **args: Any) -> str:
-        try:
-            return files.execute(command, **args)
-        except MemoryFileError as err:
-            return f"Error: {err}"
-
-    return StructuredTool.from_function(
-        func=run,
-        name="memory",
-        description=(
-            "Read and edit your long-term memory files under /memories (notes that persist across "
-            "conversations). Commands: view (list a directory or show a file with line numbers), "
-            "create, str_replace, insert, delete, rename. Every path must start with /memories."
-        ),
-        args_schema=MemoryFileArgs,
-        handle_validation_error=_validation_message,
-    )

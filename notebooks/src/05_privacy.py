@@ -36,7 +36,7 @@ Table([*items_table(ana.store, scope.ns(PROFILE), ["text"]).rows, *items_table(a
 # config, never by the model. Writes are atomic and size-limited.
 
 # %%
-from nodes.tools.memory_files import memory_file_tool
+from nodes.tools.memory_file_tool import memory_file_tool
 
 tool = memory_file_tool(data_dir, scope)
 calls = [
