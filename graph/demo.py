@@ -56,7 +56,7 @@ def _session_2(agent: MemoryAgent) -> None:
     result = agent.say(SESSION_2, thread)
     _banner("Recalled for session 2 (new process, new thread)")
     for item in result.recalled:
-        print(f"  [{item['kind']:8}] score={item['score']:.2f}  {item['text']}")
+        print(f"  [{item['kind']:8}] score={item['score']:.2f}  {item['text'].replace(chr(10), ' / ')}")
     _banner("Assembled system prompt")
     print(result.system_prompt)
     _banner("Answer")
