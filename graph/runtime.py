@@ -25,7 +25,7 @@ from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.respond import ToolFactory
 from nodes.tools.bundle import memory_tools
 from stores.checkpointer import open_checkpointer
-from stores.data_dir import STORE_SUBDIR, DataDirError, prepare_data_dir
+from stores.data_dir import STORE_SUBDIR, DataDirError, check_embedding_model, prepare_data_dir
 from stores.namespaces import UserScope
 
 
@@ -34,6 +34,7 @@ def open_store(data_dir: str, embedding_spec: str) -> BaseStore:
     from stores.faiss_sqlite import FaissSqliteStore
 
     root = prepare_data_dir(data_dir)
+    check_embedding_model(root, embedding_spec)
     index = {"dims": embedding_dims(embedding_spec), "embed": load_embeddings(embedding_spec), "fields": ["text"]}
     try:
         return FaissSqliteStore(root / STORE_SUBDIR, index=index)

@@ -137,3 +137,13 @@ def test_malformed_import_names_the_line_and_stores_nothing(tmp_path: Path, caps
     assert "line 2" in capsys.readouterr().err
     assert main([*base, "memories", "--user", "u1", "--json"]) == 0
     assert '"total": 0' in capsys.readouterr().out
+
+
+def test_switching_embedding_model_on_a_data_dir_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["--data-dir", str(tmp_path / "d"), "--chat-model", "scripted"]
+    assert main([*base, "--embedding-model", "hash:384", "memory-off", "--user", "u1"]) == 0
+    capsys.readouterr()
+    assert main([*base, "--embedding-model", "hash:64", "memory-on", "--user", "u1"]) == 2
+    assert "holds vectors from embedding model 'hash:384'" in capsys.readouterr().err
+    assert main([*base, "--embedding-model", "hash:384", "memories", "--user", "u1", "--json"]) == 0
+    assert '"memory_enabled": false' in capsys.readouterr().out  # nothing changed by the refused run
