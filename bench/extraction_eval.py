@@ -1,6 +1,6 @@
 """Precision and recall of the fact extractors on the labelled write-policy set.
 
-Each line of ``tests/data/write_policy.jsonl`` is one user message, labelled
+Each line of ``tests/fixtures/write_policy.jsonl`` is one user message, labelled
 ``durable`` (a fact should be stored; ``key`` names the profile slot when one
 applies) or not (mood, request, small talk: nothing may be stored). A message
 counts as a hit when the extractor's grounded output is non-empty and, for keyed
@@ -24,7 +24,7 @@ from nodes.extract.grounding import ground
 from nodes.extract.rules import RuleFactExtractor
 from nodes.layers.base import LoggedMessage
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "write_policy.jsonl"
+DATA = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "write_policy.jsonl"
 _TIME = datetime(2025, 1, 1, tzinfo=timezone.utc)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from nodes.privacy.secrets import find_secrets
 
-DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "secrets_corpus.jsonl"
+DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "secrets_corpus.jsonl"
 
 
 @dataclass

@@ -110,7 +110,7 @@ def test_cached_embeddings_embed_each_text_once() -> None:
 def test_import_then_recall_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    data = Path(__file__).parent / "data" / "small_import.jsonl"
+    data = Path(__file__).parent / "fixtures" / "small_import.jsonl"
     first = json.loads(data.read_text().splitlines()[0])
     base = ["--data-dir", str(tmp_path / "d"), "--chat-model", "scripted", "--embedding-model", "hash:384"]
     assert main([*base, "import", "--user", "u1", "--no-progress", str(data)]) == 0

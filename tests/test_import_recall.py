@@ -19,7 +19,7 @@ from nodes.recall import QueryLineError, recall_queries
 from stores.faiss_sqlite import FaissSqliteStore
 from stores.namespaces import FACTS, MESSAGES, UserScope
 
-DATA = Path(__file__).parent / "data" / "small_import.jsonl"
+DATA = Path(__file__).parent / "fixtures" / "small_import.jsonl"
 GOOD = json.loads(DATA.read_text().splitlines()[0])
 
 

@@ -43,7 +43,7 @@ def test_rules_extractor_on_a_held_out_set() -> None:
     """Written after the rules, never used to tune them: the honest precision figure."""
     from pathlib import Path
 
-    held_out = load_cases(Path(__file__).parent / "data" / "write_policy_heldout.jsonl")
+    held_out = load_cases(Path(__file__).parent / "fixtures" / "write_policy_heldout.jsonl")
     scores = evaluate(RuleFactExtractor(), held_out)
     assert len(held_out) >= 30
     assert scores.precision >= 0.9, scores.errors

@@ -8,7 +8,7 @@ pattern flags order numbers, phone numbers and git hashes. A span covers the
 secret value only, so redaction keeps the sentence readable ("my password is
 [REDACTED:password]").
 
-Measured on ``tests/data/secrets_corpus.jsonl`` by ``python -m bench.secrets_eval``.
+Measured on ``tests/fixtures/secrets_corpus.jsonl`` by ``python -m bench.secrets_eval``.
 """
 
 from __future__ import annotations
