@@ -71,7 +71,11 @@ class MemoryAgent:
         self.data_dir = prepare_data_dir(self.context.data_dir)
         self.context = replace(self.context, data_dir=str(self.data_dir))
         self.store = open_store(str(self.data_dir), self.context.embedding_model)
-        self.checkpointer = open_checkpointer(self.data_dir)
+        try:
+            self.checkpointer = open_checkpointer(self.data_dir)
+        except Exception:
+            getattr(self.store, "close", lambda: None)()
+            raise
         self.graph = compile_graph(
             self.checkpointer, self.store, layers, chat_model=chat_model, tool_factory=tool_factory
         )

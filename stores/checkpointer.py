@@ -15,6 +15,8 @@ from typing import AsyncIterator
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from stores.data_dir import DataDirError
+
 CHECKPOINT_FILE = "checkpoints.sqlite"
 
 
@@ -33,8 +35,14 @@ def open_checkpointer(data_dir: str | Path) -> SqliteSaver:
     """A sync saver for the CLI and notebooks; the caller closes ``saver.conn``."""
     path = checkpoint_path(data_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    saver = SqliteSaver(_connect(path))
-    saver.setup()
+    try:
+        saver = SqliteSaver(_connect(path))
+        saver.setup()
+    except sqlite3.DatabaseError as err:
+        raise DataDirError(
+            f"{path} is not a readable checkpoint database ({err}); nothing was changed. "
+            "Move it aside or choose another --data-dir."
+        ) from None
     return saver
 
 

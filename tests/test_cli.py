@@ -147,3 +147,17 @@ def test_switching_embedding_model_on_a_data_dir_is_refused(tmp_path: Path, caps
     assert "holds vectors from embedding model 'hash:384'" in capsys.readouterr().err
     assert main([*base, "--embedding-model", "hash:384", "memories", "--user", "u1", "--json"]) == 0
     assert '"memory_enabled": false' in capsys.readouterr().out  # nothing changed by the refused run
+
+
+@pytest.mark.parametrize("broken", ["store/store.sqlite", "checkpoints.sqlite"])
+def test_a_broken_data_dir_is_a_clear_error_and_stays_as_it_was(
+    broken: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "d" / broken
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"not a database, but maybe someone's only copy")
+    rc = main(["--data-dir", str(tmp_path / "d"), "--embedding-model", "hash:384", "memories", "--user", "u1"])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "nothing was changed" in err and "Traceback" not in err
+    assert target.read_bytes() == b"not a database, but maybe someone's only copy"
