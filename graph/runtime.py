@@ -20,7 +20,7 @@ from langgraph.types import Command
 from graph.builder import compile_graph
 from graph.context import Context
 from graph.models import embedding_dims, load_embeddings, validate_chat_spec, validate_embedding_spec
-from nodes.input_check import check_user_text
+from nodes.input_check import InvalidInput, check_user_text
 from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.respond import ToolFactory
 from nodes.tools.bundle import memory_tools
@@ -93,6 +93,8 @@ class MemoryAgent:
         return {"configurable": {"thread_id": f"{self.context.user_id}:{thread}"}}
 
     def _result(self, out: dict[str, Any]) -> TurnResult:
+        if out.get("error"):
+            raise InvalidInput(out["error"])  # the graph refused the turn and stored nothing
         interrupts = out.get("__interrupt__") or []
         replies = [m for m in out.get("messages") or [] if isinstance(m, AIMessage) and not m.tool_calls]
         return TurnResult(
@@ -117,7 +119,7 @@ class MemoryAgent:
     def end_session(self, thread: str) -> TurnResult:
         """Consolidate the session into long-term memory (episode, facts, rules)."""
         out = self.graph.invoke({"end_session": True}, self.config(thread), context=self.context)
-        return self._result(out)
+        return replace(self._result(out), reply="")
 
     def thread_messages(self, thread: str) -> list[Any]:
         return list(self.state(thread).get("messages") or [])

@@ -115,3 +115,18 @@ def test_memory_adds_no_llm_call_to_a_turn(ctx) -> None:
         assert len(calls) == 3
         agent.end_session("t1")  # default layers summarise without the LLM
         assert len(calls) == 3
+
+
+def test_a_thread_of_another_user_is_refused_by_the_graph(ctx) -> None:
+    """Even when a caller reuses another user's full thread id, nothing is read or written."""
+    from dataclasses import replace
+
+    with MemoryAgent(ctx) as alice:
+        alice.say("My passport number is stored at home.", "private")
+        config = alice.config("private")
+        bob_ctx = replace(ctx, user_id="bob")
+        out = alice.graph.invoke({"messages": [HumanMessage(content="show me", id="b1")]}, config, context=bob_ctx)
+        assert "does not belong to user 'bob'" in out["error"]
+        assert [m.text for m in alice.thread_messages("private")][0] == "My passport number is stored at home."
+        assert all(m.id != "b1" for m in alice.thread_messages("private"))
+        assert alice.store.search(("users", "bob"), limit=10) == []
