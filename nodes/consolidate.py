@@ -22,7 +22,7 @@ from langgraph.types import interrupt
 from graph.context import Context
 from graph.models import load_chat_model
 from nodes.env import context_of, make_env
-from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
+from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer, approve_all
 from nodes.privacy.consent import is_memory_enabled
 from stores.namespaces import THREADS
 
@@ -85,7 +85,7 @@ def make_consolidate(
         thread = str(get_config().get("configurable", {}).get("thread_id", "default"))
         ending = bool(state.get("end_session"))
         model = chat_model or (load_chat_model(ctx.chat_model, ctx.max_new_tokens) if ending else None)
-        env = make_env(runtime, state, chat_model=model, approve=ask_user if ctx.review_rules else lambda p: True)
+        env = make_env(runtime, state, chat_model=model, approve=ask_user if ctx.review_rules else approve_all)
         now = env.now
         logged_ids = {m["id"] for m in state.get("session") or []}
         turn = [m for m in (_logged(x, thread, now) for x in state.get("messages") or []) if m and m.id not in logged_ids]

@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 
 from graph.context import Context
 from graph.models import load_embeddings
-from nodes.layers.base import LayerEnv, _approve_all
+from nodes.layers.base import LayerEnv, approve_all
 from stores.namespaces import UserScope
 
 
@@ -41,7 +41,7 @@ def make_env(
     state: dict[str, Any],
     *,
     chat_model: BaseChatModel | None = None,
-    approve: Callable[[dict[str, Any]], bool] = _approve_all,
+    approve: Callable[[dict[str, Any]], bool] = approve_all,
 ) -> LayerEnv:
     ctx = context_of(runtime)
     if runtime.store is None:

@@ -46,7 +46,8 @@ class LoggedMessage:
     name: str | None = None
 
 
-def _approve_all(proposal: dict[str, Any]) -> bool:
+def approve_all(proposal: dict[str, Any]) -> bool:
+    """Consent policy when nobody is asked (imports, review switched off)."""
     return True
 
 
@@ -61,7 +62,7 @@ class LayerEnv:
     chat_model: BaseChatModel | None = None
     now: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
     # Asked before a layer saves something that needs the user's consent (rule review).
-    approve: Callable[[dict[str, Any]], bool] = _approve_all
+    approve: Callable[[dict[str, Any]], bool] = approve_all
     # Thread state for the working-memory layer: messages and running summary.
     state: dict[str, Any] = field(default_factory=dict)
 
