@@ -121,3 +121,21 @@ def test_query_reading() -> None:
     start, end = time_window("what did we discuss yesterday", now)  # type: ignore[misc]
     assert start <= now - timedelta(days=1) < end <= now
     assert time_window("What is her favourite food?", now) is None
+
+
+def test_live_turns_are_linked_to_the_previous_turn(tmp_path) -> None:
+    from graph.context import Context
+    from graph.runtime import MemoryAgent
+    from graph.scripted_chat import ScriptedChatModel
+    from nodes.layers.message_log import INDEXED_FIELD
+    from stores.namespaces import MESSAGES, UserScope
+
+    ctx = Context(user_id="alice", data_dir=str(tmp_path), chat_model="scripted", embedding_model="hash:64")
+    with MemoryAgent(ctx, chat_model=ScriptedChatModel(responses=["Which city?", "Porto it is."])) as agent:
+        agent.say("Where should we meet for the workshop?", "t1")
+        agent.say("Porto, near the river.", "t1")
+        log = {i.value["text"]: i.value for i in agent.store.search(UserScope("alice").ns(MESSAGES), limit=10)}
+    question, answer = log["Which city?"], log["Porto, near the river."]
+    assert answer["prev"] == question["id"] and question["next"] == answer["id"]
+    assert "Which city?" in answer[INDEXED_FIELD]
+    assert "Porto, near the river." in question[INDEXED_FIELD]

@@ -108,12 +108,13 @@ class MessageLogLayer(LayerBase):
             value["prev"] = prev["id"] if prev else None
             value["next"] = nxt["id"] if nxt else None
             value[INDEXED_FIELD] = self._search_text(value, prev, nxt)
+        relinked = self._link_to_previous_turn(env, records)
         existing = env.store.batch([GetOp(ns, r["id"]) for r in records])
         ops: list[Op] = [
             PutOp(ns, r["id"], r, index=[INDEXED_FIELD])
             for r, old in zip(records, existing)
             if not (isinstance(old, Item) and old.value == r)
-        ]
+        ] + relinked
         if ops:
             env.store.batch(ops)
         return None
@@ -150,6 +151,29 @@ class MessageLogLayer(LayerBase):
             value[INDEXED_FIELD] = self._search_text(value, *(a.value if a else None for a in around))
             env.store.put(ns, key, value, index=[INDEXED_FIELD])
         return len(gone)
+
+    def _link_to_previous_turn(self, env: LayerEnv, records: list[dict[str, Any]]) -> list[Op]:
+        """In live chat, make the last logged message of this session the first one's neighbour.
+
+        A turn arrives alone, so without this a question's answer would never be
+        indexed with the question before it. The session log in the thread state
+        names that message; it is re-indexed with its new ``next``. Imports replay
+        whole threads at once and need none of this.
+        """
+        if not records or records[0]["prev"] is not None:
+            return []
+        ns = env.scope.ns(MESSAGES)
+        earlier = [m for m in env.state.get("session") or [] if m.get("thread") == records[0]["thread"]]
+        last = env.store.get(ns, earlier[-1]["id"]) if earlier else None
+        if last is None or last.key == records[0]["id"]:
+            return []
+        first = records[0]
+        first["prev"] = last.key
+        first[INDEXED_FIELD] = self._search_text(first, last.value, records[1] if len(records) > 1 else None)
+        before = env.store.get(ns, last.value["prev"]) if last.value.get("prev") else None
+        value = {**last.value, "next": first["id"]}
+        value[INDEXED_FIELD] = self._search_text(value, before.value if before else None, first)
+        return [PutOp(ns, last.key, value, index=[INDEXED_FIELD])]
 
     def _search_text(self, value: dict[str, Any], prev: dict[str, Any] | None, nxt: dict[str, Any] | None) -> str:
         if not self.neighbours:
