@@ -13,7 +13,6 @@ or nothing.
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from typing import Any
 from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result
 from tqdm import tqdm
 
-from nodes.jsonl import JsonlLineError
+from nodes.jsonl import JsonlLineError, json_object
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
 from nodes.layers.scoring import parse_time
 
@@ -61,12 +60,7 @@ def _required_str(obj: dict[str, Any], field: str, allow_empty: bool = False) ->
 
 def parse_message(line: str) -> LoggedMessage:
     """One import line as a message; ``ValueError`` says what is wrong with it."""
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"invalid JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(obj, dict):
-        raise ValueError("expected a JSON object")
+    obj = json_object(line)
     role = _required_str(obj, "role")
     if role not in ROLES:
         raise ValueError(f"field 'role' must be 'user' or 'assistant', got {role!r}")

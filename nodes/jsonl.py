@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 
 class JsonlLineError(ValueError):
     """A malformed line of a JSONL file; ``str()`` says which file and line, and why."""
@@ -13,3 +16,14 @@ class JsonlLineError(ValueError):
         self.source = source
         self.line_no = line_no
         self.reason = reason
+
+
+def json_object(line: str) -> dict[str, Any]:
+    """One line as a JSON object; ``ValueError`` says what is wrong with it."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(obj, dict):
+        raise ValueError("expected a JSON object")
+    return obj

@@ -10,14 +10,13 @@ measured from when the question was asked, not from when the batch runs.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from nodes.jsonl import JsonlLineError
+from nodes.jsonl import JsonlLineError, json_object
 from nodes.layers.base import LayerEnv, MemoryLayer, Recalled
 from nodes.layers.scoring import parse_time
 
@@ -40,12 +39,7 @@ class Query:
 
 
 def _parse_query(line: str) -> Query:
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"invalid JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(obj, dict):
-        raise ValueError("expected a JSON object")
+    obj = json_object(line)
     for field in ("id", "query"):
         if not isinstance(obj.get(field), str) or not obj[field].strip():
             raise ValueError(f"field {field!r} must be a non-empty string")
