@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any, Callable, Sequence
 
 from langchain_core.messages import HumanMessage, RemoveMessage
@@ -47,7 +46,7 @@ def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]
             return {"recalled": [], "error": ""}
         in_thread = {str(m.id) for m in state.get("messages") or []}
         recalled = [
-            asdict(item)
+            item.as_dict()
             for layer in layers
             for item in layer.recall(env, human.text)
             # a past message already in the working memory would only repeat itself

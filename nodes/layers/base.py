@@ -9,7 +9,7 @@ so any store works and no layer can reach another user's namespace by accident.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 from typing import Any, Callable, Literal, Protocol, Sequence, runtime_checkable
 
@@ -32,6 +32,13 @@ class Recalled:
     sources: tuple[str, ...] = ()
     key: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The state's form of this memory (a shallow copy: ``dataclasses.asdict``'s
+        deep copy of every field was a measurable share of a turn)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["meta"] = dict(self.meta)
+        return out
 
 
 @dataclass(frozen=True)

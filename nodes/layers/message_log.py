@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
@@ -50,6 +51,13 @@ def search_text(
     head = f"{_speaker(value)}{when}: {value['text']}"
     around = [f"{_speaker(v)}: {v['text']}" for v in (prev, nxt) if v is not None]
     return "\n".join([head, *around])
+
+
+@lru_cache(maxsize=16384)
+def _features(text: str) -> tuple[frozenset[str], bool]:
+    """A message's stemmed words, and whether it dates something. Cached: the same
+    messages come back as candidates turn after turn, and this was a third of reranking."""
+    return frozenset(stem(w) for w in words(text)), TEMPORAL.search(text) is not None
 
 
 def _record(msg: LoggedMessage) -> dict[str, Any]:
@@ -212,15 +220,14 @@ class MessageLogLayer(LayerBase):
         name = (value.get("name") or "").lower()
         if (info.names and name in info.names) or (not info.names and info.first_person and value.get("role") == "user"):
             score *= 1.0 + self.speaker_boost
-        text = value.get("text", "")
-        if info.asks_when and TEMPORAL.search(text):
+        own, dated = _features(value.get("text", ""))
+        if info.asks_when and dated:
             score *= 1.0 + self.when_boost
         if info.window is not None:
             said = parse_time(value.get("time"))
             if said is not None and info.window[0] <= said < info.window[1]:
                 score *= 1.0 + self.period_boost
         if info.terms:
-            own = {stem(w) for w in words(text)}
             score *= 1.0 + self.term_boost * len(info.terms & own) / len(info.terms)
         return score
 

@@ -115,11 +115,15 @@ class Reader:
         return found
 
     def _item_ids(self, vec_ids: list[int]) -> list[int]:
-        out: list[int] = []
-        for chunk in _chunks(vec_ids):
+        """The items owning these vectors, in order. A vector's item never changes (ids are
+        never reused), so the answers are remembered across searches."""
+        assert self.vectors is not None
+        memo = self.vectors.item_of
+        missing = [v for v in vec_ids if v not in memo]
+        for chunk in _chunks(missing):
             marks = ",".join("?" * len(chunk))
-            out.extend(r[0] for r in self.conn.execute(f"SELECT item_id FROM item_vectors WHERE id IN ({marks})", chunk))
-        return out
+            memo.update(self.conn.execute(f"SELECT id, item_id FROM item_vectors WHERE id IN ({marks})", chunk).fetchall())
+        return [memo[v] for v in vec_ids if v in memo]
 
     def _cosines(self, item_ids: list[int], query: np.ndarray) -> dict[int, float]:
         """Exact cosine to the query, max over each item's vectors."""
@@ -155,8 +159,9 @@ class Reader:
             vec_ids, complete, n_docs = self.vectors.search(self.conn, parts, query, pool)
             lex_ids = lexical.search(self.conn, op.query, [p[0] for p in parts], n_docs, pool)
             rows = self._rows(list(dict.fromkeys(self._item_ids(vec_ids) + lex_ids)), prefix)
-            values = {i: decode_value(r[3]) for i, r in rows.items()}
-            passing = [i for i in rows if filters.matches(values[i], op.filter)]
+            # Values are decoded only where needed: for the filter, and for what is returned.
+            values = {i: decode_value(r[3]) for i, r in rows.items()} if op.filter else {}
+            passing = [i for i in rows if not op.filter or filters.matches(values[i], op.filter)]
             if len(passing) >= want or (complete and len(lex_ids) < pool):
                 break
             pool *= 4
@@ -168,7 +173,7 @@ class Reader:
         for rank, i in enumerate(i for i in lex_ids if i in fused):
             fused[i] += 1.0 / (RRF_K + rank + 1)
         ranked = sorted(passing, key=lambda i: (-fused[i], -cos[i]))
-        scored = [(rows[i], values[i], cos[i]) for i in ranked[op.offset : want]]
+        scored = [(rows[i], values.get(i) or decode_value(rows[i][3]), cos[i]) for i in ranked[op.offset : want]]
         results = [_search_item(r, v, float(s)) for r, v, s in scored]
         if len(ranked) < want and complete:  # room left: unindexed items follow, unscored
             skip = max(0, op.offset - len(ranked))

@@ -97,8 +97,7 @@ class FaissSqliteStore(BaseStore):
         self._lock = threading.RLock()
         self._conn = schema.connect(self.path / "store.sqlite")
         self._closed = False
-        # Query embedding runs in worker threads (much faster there than on a thread
-        # where FAISS pinned OpenMP to one thread); one pool, not one per search.
+        # Several queries in one batch are embedded concurrently; one pool, not one per batch.
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="store-embed")
         schema.check_dims(self._conn, self._dims)
         self._vectors = VectorIndex(self.path / "faiss", self._dims, hnsw_threshold) if self._dims else None
@@ -168,9 +167,17 @@ class FaissSqliteStore(BaseStore):
                         writer.put(put)
                     changes = writer.finish()
                 self._apply(changes)
+                self._compact_lexical()
             if self._vectors is not None:
                 self._vectors.flush(conn)
             return results
+
+    def _compact_lexical(self) -> None:
+        """Merge the FTS index once enough has changed (see ``lexical.COMPACT_SHARE``)."""
+        if lexical.needs_compaction(self._conn):
+            with schema.write_txn(self._conn):
+                if lexical.needs_compaction(self._conn):  # another process may have just done it
+                    lexical.optimize(self._conn)
 
     def _apply(self, changes: dict[int, NsChange]) -> None:
         """Mirror committed vector changes into loaded FAISS partitions."""
@@ -191,7 +198,10 @@ class FaissSqliteStore(BaseStore):
         if self.embeddings is not None:
             if plan.missing:
                 self._add_embeddings(plan, embed_cache.embed_documents(self.embeddings, plan.missing))
-            if plan.queries:  # concurrently, in worker threads, as InMemoryStore does
+            if len(plan.queries) == 1:  # the common case: no thread hand-off (~50 us a search)
+                raw = [embed_cache.embed_query(self.embeddings, plan.queries[0])]
+                qvecs = self._query_vectors(plan, raw)
+            elif plan.queries:  # concurrently, in worker threads, as InMemoryStore does
                 raw = list(self._pool.map(lambda q: embed_cache.embed_query(self.embeddings, q), plan.queries))
                 qvecs = self._query_vectors(plan, raw)
         return self._execute(plan, qvecs)
@@ -228,6 +238,7 @@ class FaissSqliteStore(BaseStore):
                         writer.put(PreparedPut(namespaces_ops.decode(ns), key, None))
                     changes = writer.finish()
                 self._apply(changes)
+                self._compact_lexical()
                 removed += len(rows)
 
     async def asweep_ttl(self) -> int:

@@ -44,6 +44,22 @@ DEAD_FRACTION = 0.2
 _VECS = "SELECT iv.id, e.vec FROM item_vectors iv JOIN embeddings e ON e.id = iv.emb_id WHERE iv.ns_id = ?"
 
 
+ITEM_MEMO_SIZE = 200_000
+
+
+class BoundedMap(dict):
+    """A dict that empties itself when full: enough for a memo of immutable facts."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def update(self, pairs) -> None:  # type: ignore[override]
+        if len(self) >= self.limit:
+            self.clear()
+        super().update(pairs)
+
+
 @dataclass
 class Partition:
     ns_id: int
@@ -83,6 +99,7 @@ class VectorIndex:
         self.dims = dims
         self.threshold = hnsw_threshold
         self.parts: dict[int, Partition] = {}
+        self.item_of = BoundedMap(ITEM_MEMO_SIZE)  # vector id -> item id, filled by searches
         root.mkdir(parents=True, exist_ok=True)
 
     def path(self, ns_id: int) -> Path:

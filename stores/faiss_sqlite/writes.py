@@ -81,6 +81,7 @@ class Writer:
         self._ns_ids: dict[tuple[str, ...], int] = {}
         self._emb_ids: dict[bytes, int] = {}
         self._orphans: set[int] = set()
+        self._terms = lexical.PendingTerms()
 
     def ns_id(self, ns: tuple[str, ...]) -> int:
         if ns not in self._ns_ids:
@@ -97,7 +98,7 @@ class Writer:
 
     def _unindex(self, item_id: int, ns_id: int, ftext: str | None) -> None:
         if ftext:
-            lexical.remove(self.conn, item_id, ns_id, ftext)
+            self._terms.remove(item_id, ns_id, ftext)
         old = self.conn.execute("SELECT id, emb_id FROM item_vectors WHERE item_id = ?", (item_id,)).fetchall()
         if old:
             self.conn.execute("DELETE FROM item_vectors WHERE item_id = ?", (item_id,))
@@ -132,7 +133,7 @@ class Writer:
                 (p.value_json, self.now if expired else row[2], self.now, p.ttl, exp, ftext, item_id),
             )
         if ftext:
-            lexical.add(self.conn, item_id, ns_id, ftext)
+            self._terms.add(item_id, ns_id, ftext)
         for h in p.hashes:
             (vec_id,) = self.conn.execute(
                 "INSERT INTO item_vectors (item_id, ns_id, emb_id) VALUES (?, ?, ?) RETURNING id",
@@ -141,7 +142,8 @@ class Writer:
             self.changes[ns_id].added.append((vec_id, self.vectors[h]))
 
     def finish(self) -> dict[int, NsChange]:
-        """Drop unused cached embeddings and bump the version of every changed namespace."""
+        """Drop unused cached embeddings, bump the version of every changed namespace,
+        and write the batch's FTS changes (last, so they form one segment)."""
         for emb_id in self._orphans:
             self.conn.execute(
                 "DELETE FROM embeddings WHERE id = ? AND NOT EXISTS (SELECT 1 FROM item_vectors WHERE emb_id = ?)",
@@ -152,6 +154,7 @@ class Writer:
                 (change.version,) = self.conn.execute(
                     "UPDATE namespaces SET version = version + 1 WHERE id = ? RETURNING version", (ns_id,)
                 ).fetchone()
+        self._terms.write(self.conn)
         return {k: v for k, v in self.changes.items() if v.version}
 
 
