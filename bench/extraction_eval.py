@@ -84,7 +84,7 @@ def _extractors(chat_model: str | None) -> list[tuple[str, FactExtractor]]:
     found: list[tuple[str, FactExtractor]] = [("rules", RuleFactExtractor())]
     if chat_model:
         try:
-            from graph.models import load_chat_model
+            from models.loader import load_chat_model
             from nodes.extract.llm import LLMFactExtractor
 
             found.append((f"llm:{chat_model}", LLMFactExtractor(load_chat_model(chat_model))))

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from graph.context import Context
-from graph.models import load_embeddings
+from models.loader import load_embeddings
 from nodes.importer import import_messages, parse_import
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.message_log import MessageLogLayer

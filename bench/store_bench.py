@@ -137,7 +137,7 @@ def many_users_row(total: int, users: int, n_queries: int, tmp: Path) -> str:
 
 
 def real_embedder_row(n: int, n_queries: int, tmp: Path) -> str:
-    from graph.models import load_embeddings
+    from models.loader import load_embeddings
 
     emb = getattr(load_embeddings("local"), "inner", None) or load_embeddings("local")  # uncached: every query embeds
     rng = np.random.default_rng(2)

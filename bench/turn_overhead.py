@@ -29,7 +29,7 @@ from langgraph.graph import END, START, StateGraph
 from bench.locomo_recall import DEFAULT_DATA, load_conversation
 from graph.builder import default_layers
 from graph.context import Context
-from graph.runtime import MemoryAgent
+from app.runtime import MemoryAgent
 from graph.state import State
 from nodes.assemble import assemble
 from nodes.importer import import_messages

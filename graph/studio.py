@@ -32,7 +32,7 @@ from langgraph.store.base import BaseStore
 
 from graph.builder import build_graph
 from graph.context import Context
-from graph.runtime import open_store
+from app.runtime import open_store
 from stores.checkpointer import async_checkpointer
 from stores.data_dir import prepare_data_dir
 

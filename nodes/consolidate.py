@@ -20,7 +20,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from graph.context import Context
-from graph.models import load_chat_model
+from models.loader import load_chat_model
 from nodes.env import context_of, make_env
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer, approve_all
 from nodes.privacy.consent import is_memory_enabled

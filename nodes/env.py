@@ -14,7 +14,7 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
 from graph.context import Context
-from graph.models import load_embeddings
+from models.loader import load_embeddings
 from nodes.layers.base import LayerEnv, approve_all
 from stores.namespaces import UserScope
 

@@ -16,7 +16,7 @@ from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from graph.context import Context
-from graph.models import load_chat_model
+from models.loader import load_chat_model
 from nodes.env import context_of
 
 MAX_TOOL_ROUNDS = 4

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graph.chat_repl import run_repl
-from graph.runtime import MemoryAgent
+from app.chat_repl import run_repl
+from app.runtime import MemoryAgent
 
 
 def _session(agent: MemoryAgent, lines: list[str], capsys: pytest.CaptureFixture[str]) -> str:

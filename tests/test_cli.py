@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from graph.cli import build_parser, main
+from app.cli import build_parser, main
 from graph.context import Context
-from graph.models import UnknownModelSpec, load_chat_model, validate_chat_spec
+from models.loader import UnknownModelSpec, load_chat_model, validate_chat_spec
 
 SUBCOMMANDS = ["chat", "demo", "import", "recall", "memories", "forget", "delete-user", "memory-on", "memory-off"]
 
@@ -90,7 +90,7 @@ def test_env_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_cached_embeddings_embed_each_text_once() -> None:
-    from graph.models import CachedEmbeddings, HashEmbeddings
+    from models.loader import CachedEmbeddings, HashEmbeddings
 
     calls: list[str] = []
 

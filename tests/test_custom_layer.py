@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from graph.builder import default_layers
 from graph.context import Context
-from graph.runtime import MemoryAgent
+from app.runtime import MemoryAgent
 from nodes.layers.base import LayerBase, LayerEnv, MemoryLayer, Recalled
 from stores.namespaces import EPISODES, UserScope
 

@@ -11,7 +11,7 @@ from langchain_core.messages import AIMessage
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
-from graph.models import HashEmbeddings
+from models.loader import HashEmbeddings
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.episodic import Episode, EpisodicLayer, importance
 from stores.namespaces import EPISODES, UserScope

@@ -24,7 +24,7 @@ MODELS = {
 
 class Cli:
     def __init__(self, data: Path, models: list[str]) -> None:
-        self.base = [sys.executable, "-m", "graph.cli", "--data-dir", str(data), *models]
+        self.base = [sys.executable, "-m", "app.cli", "--data-dir", str(data), *models]
 
     def run(self, *args: str, stdin: str = "") -> str:
         env = {"MEMORY_MAX_NEW_TOKENS": "24", "MEMORY_REVIEW_RULES": "false", "HF_HUB_OFFLINE": "1"}

@@ -10,8 +10,8 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from graph.builder import NODES, build_graph
-from graph.runtime import MemoryAgent
-from graph.scripted_chat import ScriptedChatModel
+from app.runtime import MemoryAgent
+from models.scripted_chat import ScriptedChatModel
 from nodes.input_check import InvalidInput
 from stores.namespaces import MESSAGES, PROFILE, UserScope
 
@@ -63,7 +63,7 @@ def _run(code: str, data_dir: str) -> str:
 def test_thread_resumes_across_two_processes(ctx) -> None:
     common = """
         from graph.context import Context
-        from graph.runtime import MemoryAgent
+        from app.runtime import MemoryAgent
         ctx = Context(user_id="alice", data_dir="DATA", chat_model="scripted", embedding_model="hash:384")
     """
     _run(common + """

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from graph.context import Context
-from graph.models import HashEmbeddings
+from models.loader import HashEmbeddings
 from nodes.importer import ImportLineError, import_jsonl
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from nodes.layers.message_log import MessageLogLayer

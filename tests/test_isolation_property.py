@@ -20,7 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from graph.builder import default_layers
 from graph.context import Context
-from graph.runtime import MemoryAgent
+from app.runtime import MemoryAgent
 from nodes.importer import import_messages
 from nodes.layers.base import LoggedMessage
 from nodes.layers.semantic import remember

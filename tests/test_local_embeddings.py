@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from graph.local_embeddings import DIMS, LocalEmbeddings
+from models.local_embeddings import DIMS, LocalEmbeddings
 
 
 @pytest.mark.slow

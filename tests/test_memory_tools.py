@@ -12,7 +12,7 @@ import pytest
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
-from graph.models import HashEmbeddings
+from models.loader import HashEmbeddings
 from nodes.layers.base import LayerEnv
 from nodes.privacy.consent import set_memory_enabled
 from nodes.tools.memory_tools import MEMORY_OFF, make_memory_tools

@@ -9,7 +9,7 @@ import pytest
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
-from graph.models import HashEmbeddings
+from models.loader import HashEmbeddings
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.message_log import INDEXED_FIELD, MessageLogLayer
 from nodes.layers.message_query import analyse, time_window
@@ -125,8 +125,8 @@ def test_query_reading() -> None:
 
 def test_live_turns_are_linked_to_the_previous_turn(tmp_path) -> None:
     from graph.context import Context
-    from graph.runtime import MemoryAgent
-    from graph.scripted_chat import ScriptedChatModel
+    from app.runtime import MemoryAgent
+    from models.scripted_chat import ScriptedChatModel
     from nodes.layers.message_log import INDEXED_FIELD
     from stores.namespaces import MESSAGES, UserScope
 

@@ -9,7 +9,7 @@ import pytest
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
-from graph.models import HashEmbeddings
+from models.loader import HashEmbeddings
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.procedural import ProceduralLayer, detect_feedback
 from stores.namespaces import RULES, UserScope

@@ -6,7 +6,7 @@ import json
 import re
 from datetime import datetime, timezone
 
-from graph.runtime import MemoryAgent
+from app.runtime import MemoryAgent
 from nodes.layers.semantic import remember
 from nodes.prompt import render_system_prompt, select_within_budget, stable_prefix
 

@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import PrivateAttr
 
-from graph.runtime import MemoryAgent
+from app.runtime import MemoryAgent
 from stores.namespaces import FACTS, PROFILE, UserScope
 
 

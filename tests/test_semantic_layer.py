@@ -10,7 +10,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
-from graph.models import HashEmbeddings
+from models.loader import HashEmbeddings
 from nodes.extract.llm import LLMFactExtractor
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
 from nodes.layers.semantic import SemanticLayer, remember

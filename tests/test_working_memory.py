@@ -13,7 +13,7 @@ from langgraph.graph.message import add_messages
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
-from graph.models import HashEmbeddings
+from models.loader import HashEmbeddings
 from nodes.layers.base import LayerEnv
 from nodes.layers.identifiers import extract_identifiers
 from nodes.layers.working import WorkingMemoryLayer, compact, safe_cut

@@ -9,7 +9,7 @@ from langgraph.store.memory import InMemoryStore
 
 from bench.extraction_eval import Case, evaluate, load_cases, main
 from graph.context import Context
-from graph.models import HashEmbeddings
+from models.loader import HashEmbeddings
 from nodes.extract.rules import RuleFactExtractor
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.semantic import SemanticLayer

@@ -21,7 +21,7 @@ from nbutil import Prompt, Table, fresh_data_dir
 
 from langchain_core.messages import AIMessage, HumanMessage
 
-from graph.models import load_chat_model
+from models.loader import load_chat_model
 
 chat = load_chat_model("local", max_tokens=48)  # keep generations short: this is a demo, not a benchmark
 
@@ -55,7 +55,7 @@ Table([{"sent": "call 1 + reply + question", "reply": with_thread.text}])
 
 # %%
 from graph.context import Context
-from graph.runtime import MemoryAgent
+from app.runtime import MemoryAgent
 
 ctx = Context(
     user_id="ana",

@@ -19,7 +19,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 from graph.context import Context
-from graph.runtime import MemoryAgent
+from app.runtime import MemoryAgent
 from nodes.layers.base import LoggedMessage
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY
 
@@ -58,7 +58,7 @@ Table([{"text": c.text, "key": c.key, "value": c.value, "importance": c.importan
 # hand-written ones: an invented employer and a true city.
 
 # %%
-from graph.models import load_chat_model
+from models.loader import load_chat_model
 from nodes.extract.base import CandidateFact
 from nodes.extract.grounding import ground
 from nodes.extract.llm import LLMFactExtractor

@@ -22,7 +22,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 from graph.context import PRESETS, Context
-from graph.runtime import MemoryAgent
+from app.runtime import MemoryAgent
 from nodes.layers.base import LoggedMessage
 from nodes.layers.episodic import EpisodicLayer
 from nodes.layers.scoring import recency

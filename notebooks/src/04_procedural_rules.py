@@ -17,7 +17,7 @@ import nbutil
 from nbutil import Prompt, Table, fresh_data_dir, items_table
 
 from graph.context import Context
-from graph.runtime import MemoryAgent
+from app.runtime import MemoryAgent
 from stores.namespaces import RULES
 
 ctx = Context(user_id="lee", data_dir=fresh_data_dir(), chat_model="local", embedding_model="local",

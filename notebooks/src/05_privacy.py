@@ -16,7 +16,7 @@ import nbutil
 from nbutil import Prompt, Table, fresh_data_dir, items_table
 
 from graph.context import Context
-from graph.runtime import MemoryAgent
+from app.runtime import MemoryAgent
 from stores.namespaces import FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, UserScope
 
 data_dir = fresh_data_dir()

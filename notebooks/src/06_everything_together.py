@@ -14,7 +14,7 @@ import nbutil
 from nbutil import ROOT, Prompt, Table, fresh_data_dir, recalled_table
 
 from graph.context import Context
-from graph.runtime import MemoryAgent
+from app.runtime import MemoryAgent
 from nodes.privacy.export import export_user, render_memories
 from stores.namespaces import UserScope
 
@@ -80,7 +80,7 @@ from dataclasses import replace
 from statistics import fmean
 
 from bench.locomo_recall import KS, baseline_rankers, layer_ranker, load_conversation, recall_at
-from graph.models import load_embeddings
+from models.loader import load_embeddings
 from nodes.importer import import_messages
 from nodes.layers.message_log import MessageLogLayer
 import numpy as np

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.models import HashEmbeddings
+from models.loader import HashEmbeddings
 from stores.faiss_sqlite import FaissSqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +77,7 @@ def open_store_code() -> str:
 
 OPEN_STORE = f"""
 import sys
-from graph.models import HashEmbeddings
+from models.loader import HashEmbeddings
 from stores.faiss_sqlite import FaissSqliteStore
 store = FaissSqliteStore(sys.argv[1], index={{"dims": {DIMS}, "embed": HashEmbeddings({DIMS}), "fields": ["text"]}})
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Callable
 
-from graph.runtime import MemoryAgent, TurnResult
+from app.runtime import MemoryAgent, TurnResult
 from nodes.input_check import InvalidInput
 
 HELP = """Commands:

@@ -19,7 +19,7 @@ from langgraph.types import Command
 
 from graph.builder import compile_graph
 from graph.context import Context
-from graph.models import embedding_dims, load_embeddings, validate_chat_spec, validate_embedding_spec
+from models.loader import embedding_dims, load_embeddings, validate_chat_spec, validate_embedding_spec
 from nodes.input_check import InvalidInput, check_user_text
 from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.respond import ToolFactory

@@ -12,7 +12,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from graph.packaged import packaged_model_dir
+from models.packaged import packaged_model_dir
 
 DIMS = 384
 

@@ -1,4 +1,4 @@
-"""The CLI subcommands (registered into graph.cli.COMMANDS)."""
+"""The CLI subcommands (registered into app.cli.COMMANDS)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 from typing import Callable
 
 from graph.context import Context
-from graph.runtime import MemoryAgent
+from app.runtime import MemoryAgent
 
 Handler = Callable[[argparse.Namespace], int]
 COMMANDS: dict[str, Handler] = {}
@@ -40,7 +40,7 @@ def _agent(args: argparse.Namespace, **extra: object) -> MemoryAgent:
 
 @command("chat")
 def chat(args: argparse.Namespace) -> int:
-    from graph.chat_repl import run_repl
+    from app.chat_repl import run_repl
 
     with _agent(args) as agent:
         return run_repl(agent, args.thread)
@@ -48,7 +48,7 @@ def chat(args: argparse.Namespace) -> int:
 
 @command("demo")
 def demo(args: argparse.Namespace) -> int:
-    from graph.demo import run_demo
+    from app.demo import run_demo
 
     return run_demo(args)
 

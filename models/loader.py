@@ -54,11 +54,11 @@ _lock = threading.Lock()
 @lru_cache(maxsize=8)
 def _load_chat(spec: str, max_tokens: int) -> BaseChatModel:
     if spec == "local":
-        from graph.local_chat import LocalChatModel
+        from models.local_chat import LocalChatModel
 
         return LocalChatModel(max_tokens=max_tokens)
     if spec == "scripted":
-        from graph.scripted_chat import ScriptedChatModel
+        from models.scripted_chat import ScriptedChatModel
 
         return ScriptedChatModel()
     from langchain_openai import ChatOpenAI
@@ -76,7 +76,7 @@ def load_chat_model(spec: str, max_tokens: int = 256) -> BaseChatModel:
 @lru_cache(maxsize=8)
 def _load_embeddings(spec: str) -> Embeddings:
     if spec == "local":
-        from graph.local_embeddings import LocalEmbeddings
+        from models.local_embeddings import LocalEmbeddings
 
         return CachedEmbeddings(LocalEmbeddings())
     if spec.startswith("hash:"):

@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from graph.commands import COMMANDS
+    from app.commands import COMMANDS
 
     parser = build_parser()
     args = parser.parse_args(argv)

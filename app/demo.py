@@ -12,8 +12,8 @@ import json
 import subprocess
 import sys
 
-from graph.commands import context_from
-from graph.runtime import MemoryAgent
+from app.commands import context_from
+from app.runtime import MemoryAgent
 
 SESSION_1 = [
     "Hi! My name is Ana Costa.",
@@ -68,7 +68,7 @@ def run_demo(args: argparse.Namespace) -> int:
         with MemoryAgent(context_from(args)) as agent:
             (_session_1 if args.session == 1 else _session_2)(agent)
         return 0
-    base = [sys.executable, "-m", "graph.cli"]
+    base = [sys.executable, "-m", "app.cli"]
     for flag, value in (("--data-dir", args.data_dir), ("--chat-model", args.chat_model), ("--embedding-model", args.embedding_model)):
         if value:
             base += [flag, value]

@@ -18,7 +18,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import PrivateAttr
 
-from graph.packaged import packaged_file
+from models.packaged import packaged_file
 
 _ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "user"}
 
