@@ -7,11 +7,12 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install install-dev demo test test-fast chat studio bench clean help
+.PHONY: install install-dev demo test test-fast lint chat studio bench clean help
 
 help:
 	@echo "make demo   - set up and run the two-session memory demo on the embedded models"
 	@echo "make test   - set up and run the whole test suite (notebooks and Studio included)"
+	@echo "make lint   - ruff over the whole repository"
 	@echo "make chat   - talk to the agent (USER=you THREAD=t1)"
 	@echo "make studio - run the graph in LangGraph Studio (langgraph dev)"
 	@echo "make bench  - run the benchmarks in bench/"
@@ -40,6 +41,9 @@ chat: install
 test: install-dev
 	@$(PY) -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests (exit 5)"; exit 0; fi; exit $$rc
+
+lint: install-dev
+	$(VENV)/bin/ruff check .
 
 test-fast: install-dev
 	$(PY) -m pytest -q -m "not slow"
