@@ -22,7 +22,8 @@ Authorization, when auth is on (each handler refuses rather than rewrites):
 from __future__ import annotations
 
 import logging
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from langgraph_sdk import Auth
 
@@ -91,8 +92,15 @@ def _only_for(caller: str, asked: str | None) -> None:
 
 
 def _own(caller: str, value: dict[str, Any]) -> dict[str, str]:
-    """Stamp the caller as owner (overwriting any owner the client sent); filter by it."""
-    value["metadata"] = {**(value.get("metadata") or {}), "owner": caller}
+    """Stamp the caller as owner (overwriting any owner the client sent); filter by it.
+
+    The server keeps a reference to the request's metadata dict, so it is
+    changed in place; a new dict would be silently dropped.
+    """
+    metadata = value.get("metadata")
+    if metadata is None:
+        metadata = value["metadata"] = {}
+    metadata["owner"] = caller
     return {"owner": caller}
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import hmac
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 from stores.namespaces import InvalidUserId, validate_user_id
 

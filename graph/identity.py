@@ -10,7 +10,8 @@ context's user id stands, as before.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 AUTHENTICATED = "memory:authenticated"
 
