@@ -4,19 +4,31 @@ Follows the official LangGraph templates: a dataclass passed as ``context`` to
 ``graph.invoke``. Any field left at its default is read from the environment
 (``MEMORY_<FIELD>``, upper case), and ``.env`` is loaded with python-dotenv, so
 one file configures the CLI, the notebooks and ``langgraph dev`` alike.
+
+Two kinds of field: per-run settings, which a server client may send, and
+server settings (``SERVER_SETTINGS``: where data lives, which embedding model
+indexed it), which come from the server's environment only. ``RunContext`` is
+the schema a server shows and accepts; it drops server settings with a warning.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from typing import Any
+from typing import Any, get_type_hints
 
 from dotenv import find_dotenv, load_dotenv
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 ENV_PREFIX = "MEMORY_"
+log = logging.getLogger("memory.context")
+
+# Fields a server client may not set: they move files or change what the store
+# indexes, so they come from the server's environment (MEMORY_<FIELD>) only.
+SERVER_SETTINGS = frozenset({"data_dir", "embedding_model", "redact_input"})
 
 # Retrieval weight presets (relevance, recency, importance). See README.
 PRESETS: dict[str, tuple[float, float, float]] = {
@@ -116,3 +128,39 @@ def _coerce(name: str, raw: str, kind: type) -> Any:
         return kind(raw)
     except ValueError:
         raise ValueError(f"{ENV_PREFIX}{name.upper()}={raw!r} is not a valid {kind.__name__}") from None
+
+
+class RunSettings(BaseModel):
+    """What a server run may set (base of ``RunContext``): unknown keys ignored, server settings dropped loudly."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_server_settings(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            sent = sorted(SERVER_SETTINGS & data.keys())
+            if sent:
+                log.warning("ignored context %s: server settings come from the server's environment", sent)
+                data = {k: v for k, v in data.items() if k not in SERVER_SETTINGS}
+        return data
+
+    def to_context(self) -> Context:
+        """The full Context: the fields the client set, the rest from the environment."""
+        return Context(**self.model_dump(exclude_unset=True))
+
+
+def _run_context_model() -> type[RunSettings]:
+    """Derived from Context so the two can never disagree about a field."""
+    hints = get_type_hints(Context)
+    specs: dict[str, Any] = {
+        f.name: (hints[f.name], Field(default=f.default, description=f.metadata.get("description")))
+        for f in fields(Context)
+        if f.name not in SERVER_SETTINGS
+    }
+    model = create_model("RunContext", __base__=RunSettings, **specs)
+    model.__doc__ = "Per-run settings a client may send (server settings are not among them)."
+    return model
+
+
+RunContext = _run_context_model()

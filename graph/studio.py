@@ -13,7 +13,8 @@ it exits them on shutdown, which is when the store is flushed and closed.
 
 The store and its embedding model are chosen once, at server start, from the
 environment (``.env``): a run's ``context`` picks the user, chat model, weights
-and so on, but cannot move the server to another data dir or embedding model.
+and so on, but cannot move the server to another data dir or embedding model
+(the graph's context schema here is ``RunContext``, which has no such fields).
 
 On LangGraph Server proper, drop ``store`` and ``checkpointer`` from
 langgraph.json: the server's Postgres store and checkpointer take over, and the
@@ -31,14 +32,16 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
 from graph.builder import build_graph
-from graph.context import Context
+from graph.context import Context, RunContext
 from app.runtime import open_store
 from stores.checkpointer import async_checkpointer
 from stores.data_dir import prepare_data_dir
 
 log = logging.getLogger("memory.studio")  # langgraph loads this file under a random module name
 
-graph = build_graph().compile()
+_builder = build_graph()
+_builder.context_schema = RunContext  # what Studio shows and clients may send: per-run settings only
+graph = _builder.compile()
 graph.name = "memory-agent"
 
 

@@ -7,13 +7,15 @@ namespaces.
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import replace
 from typing import Any, Callable
 
 from langchain_core.language_models import BaseChatModel
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from graph.context import Context
+from graph.context import Context, RunContext, RunSettings
+from graph.identity import authenticated_user, check_asked_user
 from models.loader import load_embeddings
 from nodes.layers.base import LayerEnv, approve_all
 from stores.namespaces import UserScope
@@ -24,16 +26,37 @@ class MissingStore(RuntimeError):
 
 
 def context_of(runtime: Runtime[Context] | None) -> Context:
-    """The run's context; a dict (as sent by LangGraph Server clients) becomes a Context."""
+    """The run's context; server settings from the server, the user from its auth when on.
+
+    A server client's context arrives as a ``RunContext`` (or a dict), which
+    cannot carry server settings. Under server auth the user id is the
+    authenticated caller's; a context naming anyone else is refused.
+    """
     ctx = getattr(runtime, "context", None)
+    asked: str | None = None
     if ctx is None:
-        return Context()
-    if isinstance(ctx, Context):
-        return ctx
-    if isinstance(ctx, dict):
-        known = {f.name for f in fields(Context)}
-        return Context(**{k: v for k, v in ctx.items() if k in known})
-    raise TypeError(f"context must be a Context or a dict, not {type(ctx).__name__}")
+        full = Context()
+    elif isinstance(ctx, Context):
+        full, asked = ctx, ctx.user_id
+    elif isinstance(ctx, (dict, RunSettings)):
+        run = ctx if isinstance(ctx, RunSettings) else RunContext.model_validate(ctx)
+        full = run.to_context()
+        asked = full.user_id if "user_id" in run.model_fields_set else None
+    else:
+        raise TypeError(f"context must be a Context or a dict, not {type(ctx).__name__}")
+    caller = _caller()
+    if caller is None:
+        return full
+    return replace(full, user_id=check_asked_user(asked, caller))
+
+
+def _caller() -> str | None:
+    """The authenticated caller of this server run, if the server's auth verified one."""
+    try:
+        configurable = get_config().get("configurable") or {}
+    except RuntimeError:  # called outside a run: no server, no caller
+        return None
+    return authenticated_user(configurable)
 
 
 def make_env(

@@ -65,7 +65,7 @@ def _config_copy(work: Path, data_dir: Path) -> Path:
         return f"{(ROOT / path).resolve()}:{attr}"
 
     config["graphs"] = {name: absolute(ref) for name, ref in config["graphs"].items()}
-    for key in ("store", "checkpointer"):
+    for key in ("store", "checkpointer", "auth"):
         config[key]["path"] = absolute(config[key]["path"])
     config["dependencies"] = [str(ROOT)]
     config["env"] = str(env_file)

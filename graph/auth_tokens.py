@@ -1,0 +1,102 @@
+"""Token verifiers for ``graph/auth.py``: a bearer token in, a user id out (or None).
+
+A verifier is any ``Callable[[str], str | None]``; swap it with
+``graph.auth.use_verifier`` to plug in your own identity provider.
+
+- ``StaticTokens``: ``MEMORY_AUTH_TOKENS="tok-a=alice,tok-b=bob"``. Simple,
+  for a small team or local testing; rotate by editing the variable.
+- ``JwtVerifier``: signed tokens from an identity provider (PyJWT). The user id
+  is the ``sub`` claim; signature, expiry and (when given) audience and issuer
+  are checked. ``MEMORY_AUTH_JWT_KEY`` holds the HMAC secret or the PEM public
+  key, ``MEMORY_AUTH_JWT_ALGORITHMS`` the allowed algorithms (default HS256).
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from stores.namespaces import InvalidUserId, validate_user_id
+
+Verifier = Callable[[str], "str | None"]
+
+
+class AuthConfigError(ValueError):
+    """The auth settings in the environment cannot be used."""
+
+
+@dataclass(frozen=True)
+class StaticTokens:
+    """A fixed table of tokens, compared in constant time."""
+
+    users_by_token: Mapping[str, str]
+
+    @classmethod
+    def parse(cls, spec: str) -> StaticTokens:
+        """``"tok-a=alice,tok-b=bob"`` -> a verifier; a malformed pair is an error, not skipped."""
+        table: dict[str, str] = {}
+        for pair in filter(None, (p.strip() for p in spec.split(","))):
+            token, sep, user = (s.strip() for s in pair.partition("="))
+            if not sep or not token or not user:
+                raise AuthConfigError("MEMORY_AUTH_TOKENS: expected comma-separated token=user_id pairs")
+            try:
+                validate_user_id(user)
+            except InvalidUserId as err:
+                raise AuthConfigError(f"MEMORY_AUTH_TOKENS: {err}") from None
+            if token in table:
+                raise AuthConfigError("MEMORY_AUTH_TOKENS: a token appears twice")
+            table[token] = user
+        if not table:
+            raise AuthConfigError("MEMORY_AUTH_TOKENS is set but holds no token=user_id pair")
+        return cls(table)
+
+    def __call__(self, token: str) -> str | None:
+        found = None
+        for known, user in self.users_by_token.items():
+            if hmac.compare_digest(known.encode(), token.encode()):
+                found = user
+        return found
+
+
+@dataclass(frozen=True)
+class JwtVerifier:
+    """Signed tokens: the identity provider signs, the server only verifies."""
+
+    key: str
+    algorithms: tuple[str, ...] = ("HS256",)
+    audience: str | None = None
+    issuer: str | None = None
+
+    def __call__(self, token: str) -> str | None:
+        import jwt
+
+        try:
+            claims = jwt.decode(
+                token,
+                self.key,
+                algorithms=list(self.algorithms),
+                audience=self.audience,
+                issuer=self.issuer,
+                options={"require": ["sub", "exp"]},
+            )
+            return validate_user_id(str(claims["sub"]))
+        except (jwt.PyJWTError, InvalidUserId):
+            return None
+
+
+def verifier_from_env(env: Mapping[str, str] | None = None) -> Verifier | None:
+    """The verifier the environment asks for; None means no auth (local Studio)."""
+    env = os.environ if env is None else env
+    if key := env.get("MEMORY_AUTH_JWT_KEY", "").strip():
+        algorithms = tuple(a.strip() for a in env.get("MEMORY_AUTH_JWT_ALGORITHMS", "HS256").split(",") if a.strip())
+        return JwtVerifier(
+            key.replace("\\n", "\n"),
+            algorithms,
+            audience=env.get("MEMORY_AUTH_JWT_AUDIENCE") or None,
+            issuer=env.get("MEMORY_AUTH_JWT_ISSUER") or None,
+        )
+    if spec := env.get("MEMORY_AUTH_TOKENS", "").strip():
+        return StaticTokens.parse(spec)
+    return None

@@ -1,0 +1,178 @@
+"""The parts of server auth that need no server: verifiers, handlers, identity, RunContext.
+
+The end-to-end checks against a real ``langgraph dev`` are in test_server_auth.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import jwt
+import pytest
+from langchain_core.messages import HumanMessage
+from langgraph_sdk import Auth
+
+from app.runtime import MemoryAgent
+from graph import auth as server_auth
+from graph.auth_tokens import (
+    AuthConfigError,
+    JwtVerifier,
+    StaticTokens,
+    verifier_from_env,
+)
+from graph.context import SERVER_SETTINGS, RunContext
+from graph.identity import AUTHENTICATED, IdentityMismatch
+from tests.conftest import ROOT
+
+SECRET = "s3cret-key-for-tests-only-32bytes!"
+
+
+@pytest.fixture
+def tokens() -> Iterator[None]:
+    """Auth on with alice's and bob's tokens, for the length of one test."""
+    before = server_auth._verifier
+    server_auth.use_verifier(StaticTokens.parse("tok-a=alice, tok-b=bob"))
+    yield
+    server_auth.use_verifier(before)
+
+
+def _ctx(user: str, resource: str, action: str, permissions: tuple[str, ...] = (AUTHENTICATED,)) -> Any:
+    return Auth.types.AuthContext(
+        user=SimpleNamespace(identity=user), permissions=list(permissions), resource=resource, action=action  # type: ignore[arg-type]
+    )
+
+
+def _status(call: Any) -> int:
+    try:
+        asyncio.run(call)
+    except Auth.exceptions.HTTPException as err:
+        return err.status_code
+    return 200
+
+
+def test_static_tokens_map_tokens_to_users_and_refuse_bad_specs() -> None:
+    verify = StaticTokens.parse("tok-a=alice,tok-b=bob")
+    assert (verify("tok-a"), verify("tok-b"), verify("tok-c"), verify("")) == ("alice", "bob", None, None)
+    for bad in ("tok-a", "tok-a=", "=alice", "tok-a=al/ice", "t=a,t=b", " , "):
+        with pytest.raises(AuthConfigError):
+            StaticTokens.parse(bad)
+
+
+def test_jwt_verifier_checks_signature_expiry_and_audience() -> None:
+    verify = JwtVerifier(SECRET, audience="memory-agent")
+    now = int(time.time())
+
+    def token(key: str = SECRET, **claims: Any) -> str:
+        return jwt.encode({"sub": "alice", "aud": "memory-agent", "exp": now + 60, **claims}, key, algorithm="HS256")
+
+    assert verify(token()) == "alice"
+    assert verify(token(exp=now - 60)) is None
+    assert verify(token(key="another-key-that-is-also-32-bytes!")) is None
+    assert verify(token(aud="someone-else")) is None
+    assert verify(token(sub="../bob")) is None  # not a valid user id
+    assert verify(jwt.encode({"sub": "alice", "aud": "memory-agent"}, SECRET, algorithm="HS256")) is None  # no expiry
+    assert verify("not-a-jwt") is None
+
+
+def test_environment_picks_the_verifier() -> None:
+    assert verifier_from_env({}) is None
+    assert isinstance(verifier_from_env({"MEMORY_AUTH_TOKENS": "t=alice"}), StaticTokens)
+    chosen = verifier_from_env({"MEMORY_AUTH_TOKENS": "t=alice", "MEMORY_AUTH_JWT_KEY": SECRET, "MEMORY_AUTH_JWT_ALGORITHMS": "HS256,HS384"})
+    assert isinstance(chosen, JwtVerifier) and chosen.algorithms == ("HS256", "HS384")
+
+
+def test_authenticate_needs_a_valid_bearer_token(tokens: None) -> None:
+    user = asyncio.run(server_auth.authenticate("Bearer tok-b"))
+    assert user["identity"] == "bob" and AUTHENTICATED in user["permissions"]
+    for header in (None, "", "tok-a", "Basic tok-a", "Bearer ", "Bearer tok-zzz"):
+        assert _status(server_auth.authenticate(header)) == 401, header
+
+
+def test_without_a_verifier_the_server_is_open_and_handlers_allow() -> None:
+    before = server_auth._verifier
+    server_auth.use_verifier(None)
+    try:
+        assert asyncio.run(server_auth.authenticate(None)) == server_auth.OPEN_USER
+        value: dict[str, Any] = {"namespace": ("users", "A", "facts")}
+        assert asyncio.run(server_auth.own_namespaces(_ctx("anonymous", "store", "get", ()), value)) is None
+    finally:
+        server_auth.use_verifier(before)
+
+
+def test_store_handler_allows_only_the_callers_namespaces(tokens: None) -> None:
+    own = server_auth.own_namespaces
+    assert _status(own(_ctx("bob", "store", "get"), {"namespace": ("users", "bob", "facts"), "key": "k"})) == 200
+    for action in ("get", "put", "delete", "search"):
+        for ns in (("users", "alice", "facts"), ("users", "alice"), ("users",), (), ("other", "bob")):
+            assert _status(own(_ctx("bob", "store", action), {"namespace": ns, "key": "k"})) == 403, (action, ns)
+    listing: dict[str, Any] = {"namespace": None}
+    assert _status(own(_ctx("bob", "store", "list_namespaces"), listing)) == 200
+    assert listing["namespace"] == ("users", "bob")
+    assert _status(own(_ctx("bob", "store", "list_namespaces"), {"namespace": ("users", "alice")})) == 403
+    # a user the server's own auth did not verify (e.g. a LangSmith Studio user) gets nothing
+    assert _status(own(_ctx("langgraph-studio-user", "store", "get", ()), {"namespace": ("users", "x")})) == 403
+
+
+def test_thread_and_run_handlers_stamp_the_owner_and_refuse_other_users(tokens: None) -> None:
+    thread: dict[str, Any] = {"metadata": {"owner": "alice", "topic": "x"}}
+    assert asyncio.run(server_auth.on_thread_create(_ctx("bob", "threads", "create"), thread)) == {"owner": "bob"}
+    assert thread["metadata"] == {"owner": "bob", "topic": "x"}
+    run = {"metadata": {}, "kwargs": {"context": {"user_id": "alice"}}}
+    assert _status(server_auth.on_run_create(_ctx("bob", "threads", "create_run"), run)) == 403
+    run = {"metadata": {}, "kwargs": {"config": {"configurable": {"user_id": "alice"}}}}
+    assert _status(server_auth.on_run_create(_ctx("bob", "threads", "create_run"), run)) == 403
+    run = {"metadata": {}, "kwargs": {"context": {"user_id": "bob"}}}
+    assert asyncio.run(server_auth.on_run_create(_ctx("bob", "threads", "create_run"), run)) == {"owner": "bob"}
+    cron = {"payload": {"context": {"user_id": "alice"}}, "metadata": {}}
+    assert _status(server_auth.on_cron_create(_ctx("bob", "crons", "create"), cron)) == 403
+    assert asyncio.run(server_auth.owner_only(_ctx("bob", "threads", "read"), {})) == {"owner": "bob"}
+    assert _status(server_auth.refuse_the_rest(_ctx("bob", "webhooks", "create"), {})) == 403
+
+
+def test_run_context_has_no_server_settings_and_drops_them_loudly(caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_DATA_DIR", "/srv/memory")
+    shown = set(RunContext.model_json_schema()["properties"])
+    assert {"user_id", "persona", "top_k", "review_rules", "chat_model"} <= shown
+    assert not shown & SERVER_SETTINGS
+    with caplog.at_level(logging.WARNING, logger="memory.context"):
+        run = RunContext.model_validate({"user_id": "alice", "data_dir": "/tmp/elsewhere", "embedding_model": "hash:8"})
+    assert "data_dir" in caplog.text and "embedding_model" in caplog.text
+    full = run.to_context()
+    assert (full.user_id, full.data_dir) == ("alice", "/srv/memory")
+
+
+def _authed(user: str, thread: str) -> dict[str, Any]:
+    return {"configurable": {"thread_id": thread, "langgraph_auth_user_id": user, "langgraph_auth_permissions": [AUTHENTICATED]}}
+
+
+def test_the_graph_takes_the_user_from_auth_and_refuses_another(ctx) -> None:
+    with MemoryAgent(ctx) as agent:
+        say = {"messages": [HumanMessage(content="I'm vegetarian.")], "end_session": False}
+        with pytest.raises(IdentityMismatch, match="'alice' is not the authenticated user 'bob'"):
+            agent.graph.invoke(say, _authed("bob", "t1"), context=RunContext(user_id="alice", chat_model="scripted"))
+        assert agent.store.search(("users",), limit=10) == []  # nothing stored for anyone
+        # no user id in the context: the authenticated caller's is used
+        agent.graph.invoke(say, _authed("bob", "t2"), context=RunContext(chat_model="scripted", review_rules=False))
+        owners = {tuple(i.namespace[:2]) for i in agent.store.search(("users",), limit=100)}
+        assert owners == {("users", "bob")}, owners
+
+
+def test_an_open_server_warns_once_and_an_authenticated_one_not_at_all() -> None:
+    def import_auth(**env: str) -> str:
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_AUTH_")}
+        out = subprocess.run(
+            [sys.executable, "-c", "import graph.auth, graph.auth"], cwd=ROOT, env={**clean, "PYTHONPATH": str(ROOT), **env},
+            capture_output=True, text=True, check=True,
+        )
+        return out.stderr
+
+    assert import_auth().count("runs WITHOUT auth") == 1
+    assert "WITHOUT auth" not in import_auth(MEMORY_AUTH_TOKENS="t=alice")
