@@ -1,19 +1,26 @@
-"""Precision and recall of the fact extractors on the labelled write-policy set.
+"""Precision and recall of the fact extractors on the labelled write-policy sets.
 
-Each line of ``tests/fixtures/write_policy.jsonl`` is one user message, labelled
-``durable`` (a fact should be stored; ``key`` names the profile slot when one
-applies) or not (mood, request, small talk: nothing may be stored). A message
-counts as a hit when the extractor's grounded output is non-empty and, for keyed
-cases, fills the expected slot. Precision matters most: a wrong memory is worse
-than a missing one.
+Each line of a set is one message, labelled ``durable`` (a fact about the speaker
+should be stored; ``keys`` name the profile slots it must fill) or not (``trap``
+says why: question, hypothetical, role-play, injection, one-off state, someone
+else, small talk). A durable message is a hit when the grounded output is
+non-empty, fills every labelled slot and no slot in ``not_keys`` ("my sister
+lives in Sydney" must not become the user's location). Any fact stored from a
+non-durable message is a false positive. Precision matters most: a wrong memory
+is worse than a missing one.
 
-    python -m bench.extraction_eval [--chat-model local] [--show-errors]
+The sets (see tests/fixtures/WRITE_POLICY_LABELS.md): ``tuning`` (everything the
+rules were tuned on), ``held-out`` (messages in other voices never tuned on) and
+``locomo`` (the held-out LoCoMo turns, natural conversation, never tuned on).
+
+    python -m bench.extraction_eval [--chat-model local] [--show-errors] [--by-category]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -24,25 +31,45 @@ from nodes.extract.grounding import ground
 from nodes.extract.rules import RuleFactExtractor
 from nodes.layers.base import LoggedMessage
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "write_policy.jsonl"
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+DATA = FIXTURES / "write_policy.jsonl"
 _TIME = datetime(2025, 1, 1, tzinfo=timezone.utc)
+SET_NAMES = ("tuning", "held-out", "locomo")
+NEVER_STORED = ("question", "hypothetical", "roleplay", "injection")  # traps that must store nothing
 
 
 @dataclass(frozen=True)
 class Case:
+    """One labelled message."""
+
     id: str
     text: str
     durable: bool
-    key: str | None
+    key: str | None = None
+    keys: tuple[str, ...] = ()
+    not_keys: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    trap: str | None = None
+    split: str = "tune"
+    speaker: str | None = None
+
+    @property
+    def required_keys(self) -> set[str]:
+        return set(self.keys) | ({self.key} if self.key else set())
 
 
 @dataclass
 class Scores:
+    """Message-level counts, with per-category and per-trap breakdowns."""
+
     tp: int = 0
     fp: int = 0
     fn: int = 0
     tn: int = 0
     errors: list[str] = field(default_factory=list)
+    recall_by_category: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    precision_by_category: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    stored_by_trap: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
 
     @property
     def precision(self) -> float:
@@ -52,19 +79,47 @@ class Scores:
     def recall(self) -> float:
         return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
 
+    def stored_from(self, traps: Sequence[str] = NEVER_STORED) -> int:
+        """Messages of these trap kinds from which something was stored."""
+        return sum(self.stored_by_trap[t][0] for t in traps if t in self.stored_by_trap)
 
-def load_cases(path: Path = DATA) -> list[Case]:
+
+def load_cases(path: Path = DATA, split: str | None = None) -> list[Case]:
+    """The cases of one file, optionally only one split ('tune' or 'heldout')."""
     with path.open(encoding="utf-8") as fh:
-        return [Case(**json.loads(line)) for line in fh if line.strip()]
+        rows = [json.loads(line) for line in fh if line.strip()]
+    cases = [Case(**{k: tuple(v) if isinstance(v, list) else v for k, v in row.items()}) for row in rows]
+    return [c for c in cases if split is None or c.split == split]
+
+
+def load_set(name: str) -> list[Case]:
+    """One of SET_NAMES."""
+    if name == "tuning":
+        return [*load_cases(DATA), *load_cases(FIXTURES / "write_policy_heldout.jsonl"),
+                *load_cases(FIXTURES / "write_policy_voices.jsonl", "tune"),
+                *load_cases(FIXTURES / "write_policy_locomo.jsonl", "tune")]
+    if name == "held-out":
+        return load_cases(FIXTURES / "write_policy_voices.jsonl", "heldout")
+    if name == "locomo":
+        return load_cases(FIXTURES / "write_policy_locomo.jsonl", "heldout")
+    raise ValueError(f"unknown set {name!r}; expected one of {', '.join(SET_NAMES)}")
 
 
 def evaluate(extractor: FactExtractor, cases: Sequence[Case]) -> Scores:
+    """Score ``extractor`` on ``cases`` (grounding applied, as the semantic layer does)."""
     scores = Scores()
     for case in cases:
         messages = [LoggedMessage(id=case.id, thread="eval", time=_TIME, role="user", text=case.text)]
         facts = ground(extractor.extract(messages), messages)
         keys = {f.key for f in facts}
-        hit = bool(facts) and (case.key is None or case.key in keys)
+        wrong_slot = bool(keys & set(case.not_keys))
+        hit = bool(facts) and case.required_keys <= keys and not wrong_slot
+        for category in {f.category for f in facts}:
+            scores.precision_by_category[category][0 if hit and case.durable else 1] += 1
+        for category in case.categories:
+            scores.recall_by_category[category][0 if hit else 1] += 1
+        if case.trap:
+            scores.stored_by_trap[case.trap][0 if facts else 1] += 1
         if case.durable and hit:
             scores.tp += 1
             continue
@@ -76,7 +131,8 @@ def evaluate(extractor: FactExtractor, cases: Sequence[Case]) -> Scores:
             scores.tn += 1
             continue
         got = [f"{f.text} [{f.key}]" for f in facts] or ["nothing"]
-        scores.errors.append(f"{case.id} {case.text!r}: expected {case.key or case.durable}, got {got}")
+        want = sorted(case.required_keys) or case.categories or case.trap
+        scores.errors.append(f"{case.id} {case.text!r}: expected {want}, got {got}")
     return scores
 
 
@@ -93,22 +149,44 @@ def _extractors(chat_model: str | None) -> list[tuple[str, FactExtractor]]:
     return found
 
 
+def _ratio(pair: list[int]) -> str:
+    good, bad = pair
+    return f"{good / (good + bad):.2f} ({good + bad})" if good + bad else "-"
+
+
+def _breakdown(s: Scores) -> None:
+    cats = sorted(set(s.recall_by_category) | set(s.precision_by_category))
+    for c in cats:
+        prec = _ratio(s.precision_by_category[c]) if c in s.precision_by_category else "-"
+        rec = _ratio(s.recall_by_category[c]) if c in s.recall_by_category else "-"
+        print(f"    {c:<12} precision {prec:<11} recall {rec}")
+    traps = ", ".join(f"{t} {v[0]}/{v[0] + v[1]}" for t, v in sorted(s.stored_by_trap.items()))
+    print(f"    stored from traps: {traps or '-'}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--set", choices=SET_NAMES, action="append", help="only these sets (default: all)")
+    parser.add_argument("--data", type=Path, default=None, help="score one labelled file instead of the sets")
     parser.add_argument("--chat-model", default=None, help="also evaluate the LLM extractor with this model spec")
     parser.add_argument("--show-errors", action="store_true")
+    parser.add_argument("--by-category", action="store_true", help="precision/recall per category, traps stored")
     args = parser.parse_args(argv)
-    cases = load_cases(args.data)
-    durable = sum(c.durable for c in cases)
-    print(f"{len(cases)} messages ({durable} durable, {len(cases) - durable} not)")
-    print(f"{'extractor':<20} {'precision':>9} {'recall':>7} {'tp':>4} {'fp':>4} {'fn':>4} {'tn':>4}")
-    for name, extractor in _extractors(args.chat_model):
-        s = evaluate(extractor, cases)
-        print(f"{name:<20} {s.precision:>9.3f} {s.recall:>7.3f} {s.tp:>4} {s.fp:>4} {s.fn:>4} {s.tn:>4}")
-        if args.show_errors:
-            for line in s.errors:
-                print("   ", line)
+    sets = [(str(args.data), load_cases(args.data))] if args.data else [(n, load_set(n)) for n in args.set or SET_NAMES]
+    extractors = _extractors(args.chat_model)
+    print(f"{'extractor':<16} {'set':<10} {'size':>5} {'durable':>7} {'precision':>9} {'recall':>7} "
+          f"{'tp':>4} {'fp':>4} {'fn':>4} {'tn':>4} {'traps stored':>12}")
+    for set_name, cases in sets:
+        for name, extractor in extractors:
+            s = evaluate(extractor, cases)
+            durable = sum(c.durable for c in cases)
+            print(f"{name:<16} {set_name:<10} {len(cases):>5} {durable:>7} {s.precision:>9.3f} {s.recall:>7.3f} "
+                  f"{s.tp:>4} {s.fp:>4} {s.fn:>4} {s.tn:>4} {s.stored_from():>12}")
+            if args.by_category:
+                _breakdown(s)
+            if args.show_errors:
+                for line in s.errors:
+                    print("   ", line)
     return 0
 
 

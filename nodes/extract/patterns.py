@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-DIETS = (r"vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|gluten[- ]free|"
+DIETS = (r"vegetarian|veggie|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|gluten[- ]free|"
          r"dairy[- ]free|kosher|halal|plant[- ]based|lacto[- ]vegetarian")
 OCCUPATIONS = (
     r"teacher|nurse|doctor|engineer|developer|programmer|lawyer|chef|cook|student|designer|"
@@ -22,7 +22,7 @@ OCCUPATIONS = (
     r"veterinarian|vet|paramedic|surgeon|baker|barista|cashier|driver|secretary|entrepreneur|"
     r"freelancer|tutor|coach|editor|economist|physicist|chemist|biologist|mathematician|"
     r"statistician|police officer|social worker|civil servant|nanny|soldier|intern|data scientist|"
-    r"product manager|web developer|software engineer|(?:phd|grad|graduate|medical|law) student"
+    r"product manager|web developer|software engineer|dev|(?:phd|grad|graduate|medical|law) student"
 )
 LANGUAGES = (
     r"english|french|german|spanish|italian|portuguese|dutch|swedish|norwegian|danish|finnish|"
@@ -35,10 +35,11 @@ HEALTH = (r"(?:type [12] )?diabetes|asthma|adhd|autism|epilepsy|(?:celiac|coelia
           r"tinnitus|lupus|crohn's(?: disease)?|chronic \w+ pain")
 RELATIVES = (r"wife|husband|partner|sons?|daughters?|kids?|children|mom|mother|mum|dad|father|"
              r"brothers?|sisters?|boyfriend|girlfriend|best friend|parents|grandmother|grandfather|"
-             r"grandma|grandpa|dog|cat|puppy|kitten")
+             r"grandma|grandpa|dog|cat|puppy|kitten|cousins?|aunt|uncle|niece|nephew|fianc[eé]e?|"
+             r"stepson|stepdaughter|twins|boys|girls")
 POSSESSIONS = (r"dogs?|cats?|kids?|children|sons?|daughters?|brothers?|sisters?|siblings?|husband|wife|"
                r"partner|boyfriend|girlfriend|pets?|parrots?|rabbits?|hamsters?|horses?|grandchildren|"
-               r"grandkids|twins|baby|puppy|kitten|car|bike|motorcycle|house|flat|apartment|garden")
+               r"grandkids|twins|baby|puppy|kitten|car|bike|motorcycle|house|flat|apartment|garden|boys|girls")
 ACTIVITIES = (r"play|practice|practise|collect|volunteer|teach|study|knit|paint|surf|ski|climb|hike|"
               r"swim|run|cycle|garden|meditate|sing|dance|cook|bake|read|watch|listen to|use|code in|"
               r"program in|drive|own|ride|attend|support|follow|eat|drink")
@@ -78,11 +79,11 @@ RULES: tuple[Rule, ...] = (
     _r(r"^(?:my birthday is|i was born on) (?:on )?(?P<v>.+)$", "identity", key="birthday",
        template="The user's birthday is {v}.", cut=True),
     _r(r"^my time ?zone is (?P<v>.+)$", "location", key="timezone", template="The user's time zone is {v}.", cut=True),
-    _r(r"^i(?: currently| now)? (?:live|reside) in (?P<v>.+)$", "location", key="location",
+    _r(r"^(?:i|we)(?: currently| now)? (?:live|reside)(?: together)? in (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
     _r(r"^i'm (?:currently |now )?(?:living|based) in (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
-    _r(r"^i (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", "location", key="location",
+    _r(r"^(?:i|we) (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
     _r(r"^(?:i'm (?:originally )?from|i grew up in|i was born in) (?P<v>[a-z].+)$", "identity", key="hometown",
        template="The user is from {v}.", cut=True),
@@ -94,12 +95,13 @@ RULES: tuple[Rule, ...] = (
     _r(r"^i'm (?:\w+ )?allergic to (?P<v>.+)$", "health", key="allergies"),
     _r(r"^i have an allergy to (?P<v>.+)$", "health", key="allergies"),
     _r(r"^i have (?:a |an )?(?:severe |mild |bad )?(?P<v>[\w -]+?) allerg(?:y|ies)$", "health", key="allergies"),
-    _r(rf"^(?:i speak|i'm fluent in|my (?:native|first|mother) (?:language|tongue) is) (?P<v>.*\b(?:{LANGUAGES})\b.*)$",
+    _r(rf"^(?:i speak|we speak|i'm fluent in|my (?:native|first|mother) (?:language|tongue) is) "
+       rf"(?P<v>.*\b(?:{LANGUAGES})\b.*)$",
        "language", key="language"),
     _r(rf"^i'm a native (?P<v>{LANGUAGES}) speaker$", "language", key="language"),
     _r(r"^(?:i work as|i'm working as|i'm employed as|my job is|my profession is) (?:(?:a|an) )?(?P<v>.+)$", "work",
        key="occupation", template="The user works as {a_v}.", cut=True),
-    _r(rf"^i'm (?:a|an) (?P<v>(?:[\w-]+ ){{0,2}}(?:{OCCUPATIONS}))(?: (?:at|in|for|by|from) .*)?$", "work",
+    _r(rf"^i'm (?:a|an) (?P<v>(?:[\w-]+ ){{0,2}}(?:{OCCUPATIONS}))(?: (?:at|in|for|by|from) .*|,.*)?$", "work",
        key="occupation", template="The user is {a_v}."),
     _r(r"^i'm (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))$", "work",
        key="occupation", template="The user is {v}."),
@@ -111,8 +113,10 @@ RULES: tuple[Rule, ...] = (
     _r(r"^i'm (?P<v>diabetic|colou?r ?blind|deaf|hard of hearing|blind|dyslexic|autistic|epileptic|asthmatic|"
        r"(?:lactose|gluten|fructose)[- ]intolerant|left-handed|an? (?:early bird|night owl|morning person))$",
        "health", importance=7),
-    _r(rf"^i have (?:a|an|one|two|three|four|five|\d+) (?:[\w-]+ ){{0,2}}(?P<v>{POSSESSIONS})\b", "family"),
-    _r(rf"^my (?P<v>{RELATIVES})(?:'s name)? (?:is|are|'s|lives|works|loves|likes|has) "
+    _r(rf"^(?:i|we|my \w+ and i) (?:have|own) (?:a|an|one|two|three|four|five|\d+) "
+       rf"(?:[\w-]+ ){{0,2}}(?P<v>{POSSESSIONS})\b",
+       "family"),
+    _r(rf"^my (?P<v>{RELATIVES})(?: (?-i:[A-Z])[\w'-]+)?(?:'s name)? (?:is|are|'s|lives|works|loves|likes|has) "
        r"(?!(?:sick|ill|tired|sad|upset|angry|late|busy|away|here|home|asleep|hungry|coming|visiting|waiting|out|"
        r"not|being|going)\b).+$", "family"),
     _r(r"^i'm (?:a |an )(?P<v>(?:proud )?(?:mom|mother|dad|father|parent|grandmother|grandfather|grandparent)\b.*)$",
@@ -122,6 +126,8 @@ RULES: tuple[Rule, ...] = (
     _r(r"^i'm (?P<v>(?:a (?:huge |big )?fan of|into|passionate about|obsessed with) (?P<o>.+))$", "preference"),
     _r(r"^i (?P<v>(?:usually|always|often|normally|typically|regularly|never|rarely|mostly) (?P<o>.+))$", "habit"),
     _r(rf"^i (?:also )?(?P<v>(?:{ACTIVITIES}) (?P<o>.+))$", "activity"),
+    _r(r"^i'm (?:a|an) (?P<v>(?:big|huge|avid|keen|passionate) \w+(?:er|or|ist|fan))\b", "preference"),
+    _r(r"^i'm (?P<v>an? (?:early bird|night owl|morning person|evening person))\b", "habit"),
     _r(r"^i work (?P<v>from home|remotely|part[- ]time|full[- ]time|night shifts?|weekends|in .+)$", "work"),
     _r(r"^i'm (?:currently )?(?P<v>(?:learning|studying|training for|saving for|trying to learn) .+)$", "activity"),
 )
@@ -138,7 +144,9 @@ DEICTIC_OBJECT = re.compile(
 SINCE = re.compile(
     r"(?:,?\s+(?:(?:last|this past) (?:week|month|year|summer|winter|spring|autumn|fall)|"
     r"(?:a few|a couple of|several|\d+|two|three|four|five) (?:days|weeks|months|years) ago|"
-    r"a (?:week|month|year) ago|in (?:19|20)\d\d|recently|a while ago))+$",
+    r"a (?:week|month|year) ago|in (?:19|20)\d\d|recently|a while ago|"
+    r"(?:last|this past|in) (?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)))+$",
     re.IGNORECASE,
 )
 # Clauses about the present moment: a mood or a one-off plan, not a durable fact.

@@ -20,8 +20,10 @@ from nodes.extract.base import (
     slot_for,
     user_messages,
 )
+from nodes.extract.disclosure import disclosure_fact
 from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, RULES, SINCE, TRANSIENT, Rule
 from nodes.extract.person import third_person
+from nodes.extract.voices import CAPTION, is_not_the_user, list_items, normalise
 from nodes.layers.base import LoggedMessage
 
 _I = re.IGNORECASE
@@ -31,7 +33,8 @@ EXPLICIT = re.compile(
     r"\s*[:,-]?\s*(?P<body>.*)$",
     _I,
 )
-_WH_BODY = re.compile(r"^(?:when|what|how|where|who|why|which|if|whether|me|us|the time)\b", _I)
+_WH_BODY = re.compile(r"^(?:when|what|how|where|who|why|which|if|whether|me|us|the time|to self|to)\b", _I)
+_TO_ASSISTANT = re.compile(r"\b(?:you|your|you're)\b", _I)  # "remember: from now on you answer in French"
 _FILLER = re.compile(
     r"^(?:(?:actually|well|oh|also|btw|by the way|fyi|just so you know|for context|for the record|so|ok|okay|"
     r"yeah|yes|no|hi|hello|hey|honestly|anyway|and|but|now|fun fact|as you know|oh and)\b[,:!.]?\s*)+",
@@ -40,7 +43,10 @@ _FILLER = re.compile(
 _GREETING_NAME = re.compile(
     r"^(?:hi|hello|hey)(?: there)?[,!]?\s+(?:i'm|i am|this is) (?P<v>(?-i:[A-Z])[a-z'-]+)\b[,.!]?\s*", _I
 )
-_CLAUSE_SPLIT = re.compile(r"(?:,\s*|\s+)(?:and|but|so|also|plus|while)\s+(?=(?:i|i'm|my)\b)|,\s+(?=(?:i|i'm|my)\b)", _I)
+_CLAUSE_SPLIT = re.compile(
+    r"(?:,\s*|\s+)(?:and|but|so|also|plus|while)\s+(?=(?:i|i'm|my|we)\b)|,\s+(?=(?:i|i'm|my)\b)"
+    r"|(?:,\s*|\s+)(?:and|but)\s+(?=(?:live|work|speak|have|play|love|study)\b)", _I)
+_SUBJECTLESS = re.compile(r"^(?:live|work|speak|have|play|love|study)\b", _I)
 _CUT = re.compile(
     r"(?:,\s*(?=[a-z])|\s+(?:and|but|because|since|with|where|which|who|so|as|though|although|now|these days|"
     r"nowadays|anymore|too|at the moment|right now|if|when)\b).*$",
@@ -75,7 +81,9 @@ class RuleFactExtractor:
     def extract(self, messages: Sequence[LoggedMessage]) -> list[CandidateFact]:
         facts: list[CandidateFact] = []
         for msg in user_messages(messages):
-            for sentence in safe_sentences(msg.text):
+            if is_not_the_user(msg.text):
+                continue  # role-play or an instruction to the memory: none of it is the user's fact
+            for sentence in safe_sentences(CAPTION.sub("", msg.text)):
                 facts.extend(self.sentence_facts(sentence, sources=[msg.id], stated_at=msg.time))
         return facts
 
@@ -96,10 +104,14 @@ class RuleFactExtractor:
         if greeting and greeting["v"].lower() not in _NOT_NAMES:
             facts.append(_keyed("name", greeting["v"], "The user's name is {v}.", explicit or asked))
             body = body[greeting.end() :]
-        for clause in _clauses(body):
+        items = list_items(body)
+        for clause in items if items is not None else _clauses(normalise(body)):
             fact = _clause_fact(clause, explicit or asked)
             if fact is not None:
                 facts.append(fact)
+        if not facts and not (explicit or asked):
+            loose = disclosure_fact(normalise(body))
+            facts.extend([loose] if loose is not None else [])
         return [f.model_copy(update={"sources": list(sources), "stated_at": stated_at}) for f in facts]
 
 
@@ -109,7 +121,7 @@ def _explicit_body(sentence: str) -> tuple[str | None, bool]:
     m = EXPLICIT.match(plain)
     if m:
         body = m["body"].strip()
-        if not body or _WH_BODY.match(body) or (body.endswith("?") and not m["polite"]):
+        if not body or _WH_BODY.match(body) or _TO_ASSISTANT.search(body) or (body.endswith("?") and not m["polite"]):
             return None, True
         return body.rstrip("?").strip(), True
     if sentence.rstrip().endswith("?"):
@@ -120,8 +132,8 @@ def _explicit_body(sentence: str) -> tuple[str | None, bool]:
 def _clauses(body: str) -> list[str]:
     for pattern, repl in _NORMALISE:
         body = re.sub(pattern, repl, body, flags=_I)
-    parts = _CLAUSE_SPLIT.split(body)
-    return [p.strip().rstrip(".!").strip() for p in parts if p and p.strip(" .!")]
+    parts = [p.strip().rstrip(".!").strip() for p in _CLAUSE_SPLIT.split(body) if p and p.strip(" .!")]
+    return parts[:1] + [f"I {p}" if _SUBJECTLESS.match(p) else p for p in parts[1:]]
 
 
 def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:

@@ -1,0 +1,110 @@
+"""Everyday registers brought to the form the slot patterns read.
+
+Chat drops subjects ("Been vegan for 6 years"), non-native speakers use other
+constructions ("I am living here since three years", "I work like developer"),
+and people list facts as fragments ("Me: data analyst, Toronto, 2 cats"). Rather
+than multiply the patterns, each message is first rewritten into plain
+first-person clauses, and the patterns stay one per meaning. Messages that set
+up a role-play or try to instruct the memory are recognised here too: nothing in
+them is the user's own fact.
+"""
+
+from __future__ import annotations
+
+import re
+
+from nodes.extract.patterns import DIETS, HEALTH, OCCUPATIONS
+
+_I = re.IGNORECASE
+CAPTION = re.compile(r"\s*\[shares? an? (?:photo|image|picture)[^\]]*\]", _I)
+
+# Whole messages whose "facts" are not the user's: a frame for fiction or an attempt to write memory.
+NOT_THE_USER = re.compile(
+    r"\b(?:pretend|imagine|let's play|role-?play|act as|you are now|you're now|for this chat you're|"
+    r"answer as if|write a (?:story|poem|scene)|in my (?:novel|story|book|game)|my character|"
+    r"ignore (?:all |the )?(?:previous|prior|above)|forget everything|system:|developer mode|"
+    r"store (?:the fact|that)|save:|the user (?:is|has|lives|likes)|obey|<<|>>)\b|^\W*(?:system|assistant)\s*:",
+    _I,
+)
+
+_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, _I), r)
+    for p, r in (
+        (r"\bim\b", "I'm"),
+        (r"\bi've got\b", "I have"),
+        (r"\bi got\b(?= (?:two|three|four|\d+|a|an) (?:kids|cats|dogs|children|sons|daughters))", "I have"),
+        (r"^name's\b", "my name is"),
+        (r"^my birthday's\b", "my birthday is"),
+        (r"\bi am\b", "I'm"),
+        (r"\bI'm live\b", "I live"),
+        (r"\bI'm from\b", "I'm from"),
+        (r"\bI come from\b", "I'm from"),
+        (r"^born and raised in\b", "I grew up in"),
+        (r"\b(work|working) like\b", r"\1 as"),
+        (r"\bI'm working as\b", "I work as"),
+        (r"\bI'm working (at|for)\b", r"I work \1"),
+        (r"\b(\d+) childs\b", r"\1 children"),
+        (r"^(?:been)\b", "I've been"),
+        (r"^(studying|learning|working|living)\b", r"I'm \1"),
+        (rf"\bI've been (?=(?:{DIETS})\b)", "I'm "),
+        (r"\bI've been (?=(?:married|divorced|single|engaged|separated)\b)", "I'm "),
+        (r"\b(?:we|I) got (married|engaged|divorced)\b", r"I'm \1"),
+        (r"\bme and my (\w+),? we\b", r"my \1 and I"),
+        (r"\bmy (\w+) and me,? we\b", r"my \1 and I"),
+        (r"\bI'm a (left-handed|right-handed)\b", r"I'm \1"),
+        (rf"^(?P<job>(?:[\w-]+ ){{0,2}}(?:{OCCUPATIONS})) here\b", r"I'm a \g<job>"),
+        (r"\bsince (?:(?:19|20)\d\d|uni|college|school|university|childhood|forever|\w+ years?)\b", ""),
+        (r"\bfor (?:like |about |almost |over )?(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|"
+         r"\w+teen|twenty) (?:years|months)(?: now)?\b", ""),
+    )
+)
+_LIST_HEAD = re.compile(r"^(?:(?:some |a few )?things about me|about me|me|quick background|a bit about me|"
+                        r"background)\s*[:\-]\s*", _I)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+
+
+def is_not_the_user(text: str) -> bool:
+    """Role-play set-ups and attempts to instruct the memory: store nothing from them."""
+    return bool(NOT_THE_USER.search(text))
+
+
+def normalise(sentence: str) -> str:
+    """The sentence in plain first-person form (see module docstring)."""
+    for pattern, repl in _REWRITES:
+        sentence = pattern.sub(repl, sentence)
+    return re.sub(r"\s{2,}", " ", sentence).strip(" ,")
+
+
+def list_items(sentence: str) -> list[str] | None:
+    """Fragments of a self-description list as first-person clauses, or None.
+
+    "Me: nurse, Leeds, 2 cats" and "- allergic to nuts" are lists; most sentences are not.
+    """
+    head = _LIST_HEAD.match(sentence) or _BULLET.match(sentence)
+    if head is None:
+        return None
+    body = sentence[head.end():].rstrip(".! ")
+    return [_as_clause(item.strip()) for item in re.split(r",\s*|;\s*|\s+and\s+(?=a |an |\d)", body) if item.strip()]
+
+
+def _as_clause(item: str) -> str:
+    low = item.lower()
+    if re.fullmatch(r"\d{1,3}", item):
+        return f"I'm {item}"
+    if re.match(r"(?:i|i'm|my)\b", low):
+        return item
+    if re.fullmatch(rf"(?:{DIETS}|married|single|divorced|engaged|widowed|separated|retired)", low):
+        return f"I'm {item}"
+    if re.match(r"(?:allergic|intolerant)\b", low):
+        return f"I'm {item}"
+    if re.match(rf"(?:{HEALTH})$", low):
+        return f"I have {item}"
+    if re.match(r"(?:work|live|speak|study)\b", low):
+        return f"I {item}"
+    if re.match(r"(?:\d+|a|an|one|two|three|four|five) ", low):
+        return f"I have {item}"
+    if re.search(rf"\b(?:{OCCUPATIONS})$", low):
+        return f"I'm a {item}"
+    if re.fullmatch(r"[A-Z][\w' -]+", item):
+        return f"I live in {item}"
+    return item
