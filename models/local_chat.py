@@ -59,6 +59,10 @@ def local_chat_model(max_tokens: int = 256) -> ChatLlamaCpp:
         n_batch=512,  # llama.cpp's own default; ChatLlamaCpp's 8 makes prompt reading slow
         n_threads=max(1, min(4, os.cpu_count() or 1)),
         seed=7,
+        # 0 = the GGUF's own RoPE settings; ChatLlamaCpp's defaults (10000, 1.0) are
+        # not SmolLM2's and garble its answers.
+        rope_freq_base=0.0,
+        rope_freq_scale=0.0,
         temperature=0.0,
         top_k=1,
         # Tiny models loop on greedy decoding ("I'm sorry for any confusion. I'm sorry...").
