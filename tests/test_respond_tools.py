@@ -152,3 +152,22 @@ def test_tools_off_or_auto_for_the_embedded_spec_offers_no_tools(ctx) -> None:
             assert [m.type for m in agent.thread_messages(f"t-{setting}")] == ["human", "ai"]
             assert not agent.thread_messages(f"t-{setting}")[-1].tool_calls
             assert reply.reply == NO_ANSWER and facts_of(agent, "alice") == []
+
+
+def test_tools_step_runs_on_the_async_path_too(ctx) -> None:
+    """The dev server runs graphs with ``astream``: the tools node must work there, off the event loop."""
+    import asyncio
+
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from graph.builder import build_graph
+
+    model = fake(call("remember", {"text": "I collect old maps"}, "c1"), call("nope", {}, "c2"), AIMessage(content="Done."))
+    with MemoryAgent(capable(ctx)) as agent:
+        graph = build_graph(chat_model=model).compile(checkpointer=InMemorySaver(), store=agent.store)
+        msg = HumanMessage(content="Note my hobby.", id="h1")
+        out = asyncio.run(graph.ainvoke({"messages": [msg]}, {"configurable": {"thread_id": "a"}}, context=agent.context))
+        results = [m for m in out["messages"] if isinstance(m, ToolMessage)]
+        assert [m.status for m in results] == ["success", "error"]
+        assert out["messages"][-1].text == "Done."
+        assert any("old maps" in t for t in facts_of(agent, "alice"))

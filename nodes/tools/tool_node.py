@@ -14,7 +14,8 @@ so the thread stays valid for providers that require one per call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from langchain_core.messages import AIMessage, ToolMessage
@@ -68,27 +69,41 @@ def tool_error(err: Exception) -> str:
     return f"Error: {type(err).__name__}: {err}"
 
 
+def _answer_or_request(
+    request: ToolCallRequest, tools: Sequence[BaseTool]
+) -> ToolMessage | ToolCallRequest:
+    """The error answer for a call that cannot run, else the request with this run's tool in it."""
+    call = request.tool_call
+    if MALFORMED in call["args"]:
+        content = (
+            f"Error: the arguments for {call['name']!r} are not a JSON object "
+            f"({call['args'].get('error') or 'unparsable'}): {call['args'][MALFORMED]!r}. Send them again."
+        )
+        return ToolMessage(content, name=call["name"], tool_call_id=call["id"], status="error")
+    by_name = {t.name: t for t in tools}
+    tool = by_name.get(call["name"])
+    if tool is None:
+        content = INVALID_TOOL_NAME_ERROR_TEMPLATE.format(requested_tool=call["name"], available_tools=", ".join(by_name))
+        return ToolMessage(content, name=call["name"], tool_call_id=call["id"], status="error")
+    return request.override(tool=tool)
+
+
 def make_tool_node(tool_factory: ToolFactory, name: str = "tools") -> ToolNode:
     """A ``ToolNode`` that runs each call with the tool of that name built for this run."""
 
-    def with_this_runs_tool(
-        request: ToolCallRequest, execute: Callable[[ToolCallRequest], ToolMessage | Command]
-    ) -> ToolMessage | Command:
-        state = request.state if isinstance(request.state, dict) else {}
-        tools = {t.name: t for t in tool_factory(request.runtime, state)}
-        call = request.tool_call
-        if MALFORMED in call["args"]:
-            content = (
-                f"Error: the arguments for {call['name']!r} are not a JSON object "
-                f"({call['args'].get('error') or 'unparsable'}): {call['args'][MALFORMED]!r}. Send them again."
-            )
-            return ToolMessage(content, name=call["name"], tool_call_id=call["id"], status="error")
-        tool = tools.get(call["name"])
-        if tool is None:
-            content = INVALID_TOOL_NAME_ERROR_TEMPLATE.format(
-                requested_tool=call["name"], available_tools=", ".join(tools)
-            )
-            return ToolMessage(content, name=call["name"], tool_call_id=call["id"], status="error")
-        return execute(request.override(tool=tool))
+    def state_of(request: ToolCallRequest) -> dict[str, Any]:
+        return request.state if isinstance(request.state, dict) else {}
 
-    return ToolNode([], name=name, wrap_tool_call=with_this_runs_tool, handle_tool_errors=tool_error)
+    def run(request: ToolCallRequest, execute: Callable[[ToolCallRequest], ToolMessage | Command]) -> ToolMessage | Command:
+        ready = _answer_or_request(request, tool_factory(request.runtime, state_of(request)))
+        return ready if isinstance(ready, ToolMessage) else execute(ready)
+
+    async def arun(
+        request: ToolCallRequest, execute: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command]]
+    ) -> ToolMessage | Command:
+        # Building tools may touch the disk; the server's event loop must not block.
+        tools = await asyncio.to_thread(tool_factory, request.runtime, state_of(request))
+        ready = _answer_or_request(request, tools)
+        return ready if isinstance(ready, ToolMessage) else await execute(ready)
+
+    return ToolNode([], name=name, wrap_tool_call=run, awrap_tool_call=arun, handle_tool_errors=tool_error)
