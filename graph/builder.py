@@ -1,11 +1,14 @@
 """The one small builder that wires memory layers into the turn graph.
 
     START ─► retrieve ─► assemble ─► respond ─► consolidate ─► END
-      └──── (end_session) ───────────────────────►┘
+      │                              ▲     │         ▲
+      │                              └tools┘         │
+      └──── (end_session) ───────────────────────────┘
 
 Pass ``layers`` to swap, add or remove a memory layer; pass ``chat_model`` to
 use a model object instead of the ``chat_model`` spec in the context; pass
-``tool_factory`` to give capable models other tools (None: no tools).
+``tool_factory`` to give capable models other tools (None: no tools). Whether a
+model is offered tools at all is the context's ``chat_tools`` setting.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any, Sequence
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.prebuilt import tools_condition
 from langgraph.store.base import BaseStore
 from langgraph.types import Checkpointer
 
@@ -23,9 +27,10 @@ from graph.state import State
 from nodes.assemble import assemble
 from nodes.consolidate import make_consolidate
 from nodes.layers.base import MemoryLayer
-from nodes.respond import ToolFactory, make_respond
+from nodes.respond import make_respond
 from nodes.retrieve import make_retrieve
 from nodes.tools.bundle import memory_tools
+from nodes.tools.tool_node import ToolFactory, make_tool_node
 
 NODES = ("retrieve", "assemble", "respond", "consolidate")
 
@@ -49,6 +54,10 @@ def _after_retrieve(state: dict[str, Any]) -> str:
     return END if state.get("error") else "assemble"
 
 
+def _after_respond(state: dict[str, Any]) -> str:
+    return "tools" if tools_condition(state) == "tools" else "consolidate"
+
+
 def build_graph(
     layers: Sequence[MemoryLayer] | None = None,
     *,
@@ -61,11 +70,13 @@ def build_graph(
     g.add_node("retrieve", make_retrieve(layers))
     g.add_node("assemble", assemble)
     g.add_node("respond", make_respond(chat_model, tool_factory))
+    g.add_node("tools", make_tool_node(tool_factory or (lambda runtime, state: [])))
     g.add_node("consolidate", make_consolidate(layers, chat_model))
     g.add_conditional_edges(START, _start, ["retrieve", "consolidate"])
     g.add_conditional_edges("retrieve", _after_retrieve, ["assemble", END])
     g.add_edge("assemble", "respond")
-    g.add_edge("respond", "consolidate")
+    g.add_conditional_edges("respond", _after_respond, ["tools", "consolidate"])
+    g.add_edge("tools", "respond")
     g.add_edge("consolidate", END)
     return g
 

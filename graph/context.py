@@ -55,6 +55,10 @@ class Context:
         default="local",
         metadata=_meta("'local' (embedded SmolLM2-135M), 'openai:<model>', or 'scripted' (tests)."),
     )
+    chat_tools: str = field(
+        default="auto",
+        metadata=_meta("Offer tools to the chat model: 'on', 'off', or 'auto' (only 'openai:<model>' specs)."),
+    )
     embedding_model: str = field(
         default="local",
         metadata=_meta("'local' (embedded all-MiniLM-L6-v2), 'openai:<model>', or 'hash:<dims>' (tests)."),
@@ -92,6 +96,8 @@ class Context:
             setattr(self, f.name, _coerce(f.name, raw, type(f.default)))
         if self.preset not in PRESETS:
             raise ValueError(f"unknown preset {self.preset!r}; expected one of {sorted(PRESETS)}")
+        if self.chat_tools not in ("auto", "on", "off"):
+            raise ValueError(f"chat_tools must be 'auto', 'on' or 'off', not {self.chat_tools!r}")
         if self.max_message_chars <= 0 or self.memory_budget_tokens <= 0:
             raise ValueError("budgets must be positive")
 

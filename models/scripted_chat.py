@@ -1,9 +1,11 @@
-"""A deterministic chat model for tests, Studio smoke runs and CI.
+"""A deterministic chat model for tests, Studio smoke runs and CI: the ``scripted`` spec.
 
-Given ``responses`` it returns them in order (cycling). Otherwise it answers from
-the prompt it was given: it repeats the remembered lines of the system prompt,
-which makes "did memory reach the model?" visible and exactly checkable without
-an LLM.
+Given ``responses`` it returns them in order (cycling), like langchain-core's
+``FakeListChatModel`` it is built on. It stays a class of its own because the
+spec string must work with no script at all (CLI subprocesses, ``langgraph dev``
+in the Studio test): then it answers from the prompt, repeating the remembered
+lines of the system prompt, which makes "did memory reach the model?" visible
+and exactly checkable without an LLM. No langchain-core fake reads its prompt.
 """
 
 from __future__ import annotations
@@ -11,35 +13,34 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from pydantic import PrivateAttr
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from langchain_core.messages import BaseMessage
+from pydantic import Field
 
 MEMORY_LINE_PREFIX = "- "
 
 
-class ScriptedChatModel(BaseChatModel):
-    responses: list[str] = []
-    _turn: int = PrivateAttr(default=0)
+class ScriptedChatModel(FakeListChatModel):
+    """Plays ``responses`` back in order; with none, repeats what memory put in the prompt."""
+
+    responses: list[str] = Field(default_factory=list)
+    # The fake's streaming path reads ``responses`` only; answer in one piece instead.
+    disable_streaming: bool = True
 
     @property
     def _llm_type(self) -> str:
         return "scripted"
 
-    def _generate(
+    def _call(
         self,
         messages: list[BaseMessage],
         stop: list[str] | None = None,
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
-    ) -> ChatResult:
+    ) -> str:
         if self.responses:
-            text = self.responses[self._turn % len(self.responses)]
-            self._turn += 1
-        else:
-            text = _answer_from_prompt(messages)
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+            return super()._call(messages, stop, run_manager, **kwargs)
+        return _answer_from_prompt(messages)
 
 
 def remembered_lines(system_prompt: str) -> list[str]:

@@ -1,74 +1,89 @@
 """respond: call the chat model with the assembled prompt and the working memory.
 
-Capable models (those that implement ``bind_tools``) get the memory tools and a
-short tool loop. The embedded tiny model gets no tools; its users reach the same
-operations through chat commands (/remember, /forget, /memories).
+When tools are on for the run (``chat_tools``; auto: only ``openai:*`` models)
+the model is offered the run's tools; a reply that calls them goes to the
+``tools`` node and comes back here, at most ``MAX_TOOL_ROUNDS`` times a turn.
+Then the model answers once more without tools, so a turn always ends on an
+answer, never on tool messages. The embedded tiny model gets no tools; its users
+reach the same operations through chat commands (/remember, /forget, /memories).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage, trim_messages
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+    trim_messages,
+)
 from langchain_core.messages.utils import count_tokens_approximately
-from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from graph.context import Context
-from models.loader import load_chat_model
+from models.loader import chat_tools_enabled, load_chat_model
 from nodes.env import context_of
+from nodes.tools.tool_node import ToolFactory, with_malformed_calls_kept
 
 MAX_TOOL_ROUNDS = 4
-ToolFactory = Callable[[Runtime[Context], dict[str, Any]], Sequence[BaseTool]]
+NO_ANSWER = "I could not finish that with my tools; please ask again, perhaps more simply."
+
+__all__ = ["MAX_TOOL_ROUNDS", "ToolFactory", "make_respond", "working_window"]
 
 
 def working_window(messages: list[BaseMessage], budget_tokens: int) -> list[BaseMessage]:
-    """The newest messages that fit the budget, starting on a human turn, pairs intact."""
-    window = trim_messages(
-        messages,
-        max_tokens=budget_tokens,
+    """The current turn whole (its tool calls with their results), after the newest
+    earlier messages that fit the rest of the budget, starting on a human turn."""
+    start = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=max(len(messages) - 1, 0))
+    turn = messages[start:]
+    room = budget_tokens - count_tokens_approximately(turn)
+    earlier = messages[:start]
+    if room <= 0 or not earlier:
+        return turn
+    kept = trim_messages(
+        earlier,
+        max_tokens=room,
         token_counter=count_tokens_approximately,
         strategy="last",
         start_on="human",
         allow_partial=False,
     )
-    return window or messages[-1:]
+    return [*kept, *turn]
 
 
-def supports_tools(model: BaseChatModel) -> bool:
-    """Whether the model implements function calling (the base class raises)."""
-    return type(model).bind_tools is not BaseChatModel.bind_tools
+def tool_rounds(state: dict[str, Any]) -> int:
+    """Tool rounds so far this turn: a turn that is not back from the tools starts at 0."""
+    messages = state.get("messages") or []
+    return int(state.get("tool_rounds") or 0) if messages and isinstance(messages[-1], ToolMessage) else 0
 
 
-def _run_tool(call: dict[str, Any], tools: dict[str, BaseTool]) -> ToolMessage:
-    tool = tools.get(call["name"])
-    if tool is None:
-        content = f"error: unknown tool {call['name']!r}; available: {sorted(tools)}"
-    else:
-        try:
-            content = str(tool.invoke(call.get("args") or {}))
-        except Exception as err:  # a tool error is reported to the model, not raised
-            content = f"error: {err}"
-    return ToolMessage(content=content, tool_call_id=call["id"], name=call["name"])
+def final_answer(reply: AIMessage, after_tools: bool) -> AIMessage:
+    """The reply with tool calls dropped (none were offered), and never empty after tool rounds."""
+    text = reply.text.strip()
+    if not reply.tool_calls and not reply.invalid_tool_calls and (text or not after_tools):
+        return reply
+    return AIMessage(content=text or NO_ANSWER, id=reply.id, response_metadata=reply.response_metadata)
 
 
 def make_respond(chat_model: BaseChatModel | None = None, tool_factory: ToolFactory | None = None) -> Callable[..., dict[str, Any]]:
+    """The respond node over ``chat_model`` (default: the context's spec), offering ``tool_factory``'s tools."""
+
     def respond(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
         ctx = context_of(runtime)
         model = chat_model or load_chat_model(ctx.chat_model, ctx.max_new_tokens)
-        tools = list(tool_factory(runtime, state)) if tool_factory and supports_tools(model) else []
-        bound = model.bind_tools(tools) if tools else model
-        by_name = {t.name: t for t in tools}
+        rounds = tool_rounds(state)
+        offer = tool_factory is not None and rounds < MAX_TOOL_ROUNDS and chat_tools_enabled(ctx.chat_model, ctx.chat_tools)
+        tools = list(tool_factory(runtime, state)) if offer and tool_factory else []
         history = working_window(list(state.get("messages") or []), ctx.working_budget_tokens)
         prompt: list[BaseMessage] = [SystemMessage(content=state.get("system_prompt") or ctx.persona), *history]
-        new: list[BaseMessage] = []
-        for _ in range(MAX_TOOL_ROUNDS):
-            reply = bound.invoke(prompt + new)
-            new.append(reply)
-            if not (isinstance(reply, AIMessage) and reply.tool_calls and by_name):
-                break
-            new.extend(_run_tool(call, by_name) for call in reply.tool_calls)
-        return {"messages": new}
+        reply = (model.bind_tools(tools) if tools else model).invoke(prompt)
+        if tools and (reply.tool_calls or reply.invalid_tool_calls):
+            return {"messages": [with_malformed_calls_kept(reply)], "tool_rounds": rounds + 1}
+        return {"messages": [final_answer(reply, after_tools=rounds > 0)], "tool_rounds": 0}
 
     return respond

@@ -11,7 +11,13 @@ import pytest
 
 from app.cli import build_parser, main
 from graph.context import Context
-from models.loader import UnknownModelSpec, load_chat_model, validate_chat_spec
+from models.loader import (
+    UnknownModelSpec,
+    chat_tools_enabled,
+    load_chat_model,
+    load_embeddings,
+    validate_chat_spec,
+)
 
 SUBCOMMANDS = ["chat", "demo", "import", "recall", "memories", "forget", "delete-user", "memory-on", "memory-off"]
 
@@ -33,15 +39,31 @@ def test_each_subcommand_has_help(name: str, capsys: pytest.CaptureFixture[str])
 
 
 def test_provider_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMORY_CHAT_MODEL", "openai:gpt-4o-mini")
+    """openai:<model> builds through init_chat_model / init_embeddings, honouring OPENAI_BASE_URL (no call made)."""
+    monkeypatch.setenv("MEMORY_CHAT_MODEL", "openai:llama3.2:1b")
+    monkeypatch.setenv("MEMORY_EMBEDDING_MODEL", "openai:nomic-embed-text")
     monkeypatch.setenv("OPENAI_API_KEY", "test-key-not-used")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     ctx = Context()
-    assert ctx.chat_model == "openai:gpt-4o-mini"
-    model = load_chat_model(ctx.chat_model)
+    assert ctx.chat_model == "openai:llama3.2:1b"
+    model = load_chat_model(ctx.chat_model, 77)
     assert type(model).__name__ == "ChatOpenAI"
-    assert model.model_name == "gpt-4o-mini"
+    assert model.model_name == "llama3.2:1b" and model.max_tokens == 77  # an Ollama tag keeps its colon
     assert str(model.root_client.base_url).rstrip("/") == "http://127.0.0.1:9/v1"
+    assert chat_tools_enabled(ctx.chat_model, ctx.chat_tools)  # auto: openai specs get tools
+    embeddings = load_embeddings(ctx.embedding_model)
+    assert type(embeddings.inner).__name__ == "OpenAIEmbeddings" and embeddings.inner.model == "nomic-embed-text"
+    assert str(embeddings.inner.client._client.base_url).rstrip("/") == "http://127.0.0.1:9/v1"
+
+
+def test_tool_capability_is_a_setting_not_a_guess(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not chat_tools_enabled("local") and not chat_tools_enabled("scripted")
+    assert chat_tools_enabled("local", "on") and not chat_tools_enabled("openai:gpt-4o-mini", "off")
+    monkeypatch.setenv("MEMORY_CHAT_TOOLS", "off")
+    assert Context().chat_tools == "off"
+    monkeypatch.setenv("MEMORY_CHAT_TOOLS", "sometimes")
+    with pytest.raises(ValueError, match="chat_tools must be 'auto', 'on' or 'off'"):
+        Context()
 
 
 def test_explicit_value_beats_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,15 +18,22 @@ from stores.namespaces import MESSAGES, PROFILE, UserScope
 from tests.conftest import ROOT
 
 
-def test_graph_has_the_four_nodes_in_order() -> None:
+def test_graph_reads_retrieve_assemble_respond_tools_consolidate() -> None:
     g = build_graph(layers=[]).compile().get_graph()
-    assert set(NODES) <= set(g.nodes)
-    edges = {(e.source, e.target) for e in g.edges}
-    for a, b in zip(NODES, NODES[1:]):
-        assert (a, b) in edges
-    assert ("consolidate", "__end__") in edges
-    # session end skips straight to consolidation
-    assert ("__start__", "consolidate") in edges
+    assert set(g.nodes) == {"__start__", "retrieve", "assemble", "respond", "tools", "consolidate", "__end__"}
+    edges = {(e.source, e.target): e.conditional for e in g.edges}
+    assert edges == {
+        ("__start__", "retrieve"): True,
+        ("__start__", "consolidate"): True,  # session end skips straight to consolidation
+        ("retrieve", "assemble"): True,
+        ("retrieve", "__end__"): True,  # refused input
+        ("assemble", "respond"): False,
+        ("respond", "tools"): True,  # the tool loop: respond ⇄ tools
+        ("tools", "respond"): False,
+        ("respond", "consolidate"): True,
+        ("consolidate", "__end__"): False,
+    }
+    assert NODES == ("retrieve", "assemble", "respond", "consolidate")
 
 
 def test_full_turn_with_scripted_model(ctx) -> None:

@@ -1,62 +1,173 @@
-"""A capable (tool-calling) model drives memory through tools, bound to the configured user."""
+"""A capable (tool-calling) model drives memory through the ``tools`` node, bound to the configured user."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from pydantic import PrivateAttr
+from langchain_core.language_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.outputs import ChatResult
+from langchain_core.runnables import Runnable
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import Field
 
 from app.runtime import MemoryAgent
+from graph.context import Context
+from nodes.respond import MAX_TOOL_ROUNDS, NO_ANSWER
 from stores.namespaces import FACTS, PROFILE, UserScope
 
 
-class ToolCallingModel(BaseChatModel):
-    """Plays back scripted AI messages; records the tools it was given."""
+class ToolCallingFake(GenericFakeChatModel):
+    """langchain-core's fake, plus ``bind_tools`` the way real providers do it (tools as a call kwarg).
 
-    script: list[AIMessage]
-    _i: int = PrivateAttr(default=0)
-    _tool_names: list[str] = PrivateAttr(default_factory=list)
+    ``offered`` records, per call, the tool names the model was given ([] = none).
+    """
 
-    @property
-    def _llm_type(self) -> str:
-        return "tool-calling-fake"
+    offered: list[list[str]] = Field(default_factory=list)
 
-    def bind_tools(self, tools: Any, **kwargs: Any) -> "ToolCallingModel":
-        self._tool_names = [t.name for t in tools]
-        return self
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Runnable:  # type: ignore[override]
+        return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
 
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any) -> ChatResult:
-        msg = self.script[self._i]
-        self._i += 1
-        return ChatResult(generations=[ChatGeneration(message=msg)])
+        self.offered.append([t["function"]["name"] for t in kw.get("tools") or []])
+        return super()._generate(messages, stop, run_manager, **kw)
 
 
-def test_model_remembers_through_the_tool_for_the_configured_user(ctx) -> None:
-    model = ToolCallingModel(script=[
-        AIMessage(content="", tool_calls=[{"name": "remember", "args": {"text": "I love hiking in the Alps"}, "id": "c1"}]),
-        AIMessage(content="Got it, you love hiking."),
-    ])
-    with MemoryAgent(ctx, chat_model=model) as agent:
-        result = agent.say("Tell me something nice.", "t1")
-        assert result.reply == "Got it, you love hiking."
-        assert {"remember", "search_memory", "forget", "memory"} <= set(model._tool_names)
+def fake(*script: AIMessage) -> ToolCallingFake:
+    return ToolCallingFake(messages=iter(script), offered=[])
+
+
+def call(name: str, args: dict[str, Any], id_: str) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": id_}])
+
+
+def capable(ctx: Context) -> Context:
+    return replace(ctx, chat_tools="on")
+
+
+def facts_of(agent: MemoryAgent, user: str) -> list[str]:
+    scope = UserScope(user)
+    items = agent.store.search(scope.ns(FACTS), limit=20) + agent.store.search(scope.ns(PROFILE), limit=20)
+    return [i.value["text"] for i in items]
+
+
+def nodes_run(agent: MemoryAgent, text: str, thread: str) -> Iterator[str]:
+    msg = HumanMessage(content=text, id=f"{thread}-h")
+    for update in agent.graph.stream({"messages": [msg]}, agent.config(thread), context=agent.context, stream_mode="updates"):
+        yield from update
+
+
+def test_tool_call_runs_as_a_tools_step_for_the_configured_user(ctx) -> None:
+    model = fake(call("remember", {"text": "I love hiking in the Alps"}, "c1"), AIMessage(content="Got it, you love hiking."))
+    with MemoryAgent(capable(ctx), chat_model=model) as agent:
+        assert list(nodes_run(agent, "Tell me something nice.", "t1")) == [
+            "retrieve", "assemble", "respond", "tools", "respond", "consolidate"
+        ]
+        assert set(model.offered[0]) == {"remember", "search_memory", "forget", "memory"}
         thread = agent.thread_messages("t1")
-        tool_results = [m for m in thread if isinstance(m, ToolMessage)]
-        assert len(tool_results) == 1 and not tool_results[0].content.lower().startswith("error")
-        kept = agent.store.search(UserScope("alice").ns(FACTS), limit=10) + agent.store.search(UserScope("alice").ns(PROFILE), limit=10)
-        assert any("hiking" in i.value["text"] for i in kept)
+        assert [m.type for m in thread] == ["human", "ai", "tool", "ai"]
+        assert thread[-1].text == "Got it, you love hiking."
+        assert thread[2].status == "success" and thread[2].text.startswith("Saved")
+        assert any("hiking" in t for t in facts_of(agent, "alice"))
         assert agent.store.search(("users", "bob"), limit=10) == []
 
 
+def test_a_user_id_argument_from_the_model_is_ignored(ctx) -> None:
+    model = fake(
+        call("remember", {"text": "I keep bees on the roof", "user_id": "bob"}, "c1"),
+        call("memory", {"command": "create", "path": "/memories/bees.md", "file_text": "bees", "user_id": "bob"}, "c2"),
+        AIMessage(content="Noted."),
+    )
+    with MemoryAgent(capable(ctx), chat_model=model) as agent:
+        assert agent.say("Remember my bees.", "t1").reply == "Noted."
+        results = [m for m in agent.thread_messages("t1") if isinstance(m, ToolMessage)]
+        assert [m.status for m in results] == ["success", "success"]
+        assert any("bees" in t for t in facts_of(agent, "alice"))
+        assert facts_of(agent, "bob") == [] and agent.store.search(("users", "bob"), limit=10) == []
+    bob_files = [p for p in agent.data_dir.rglob("*") if "bob" in p.parts]
+    alice_files = [p.name for p in agent.data_dir.rglob("bees.md") if "alice" in str(p)]
+    assert bob_files == [] and alice_files == ["bees.md"]
+
+
+def test_tool_rounds_are_capped_then_the_model_answers_without_tools(ctx) -> None:
+    looping = [call("search_memory", {"query": f"q{i}"}, f"c{i}") for i in range(MAX_TOOL_ROUNDS)]
+    model = fake(*looping, AIMessage(content="Here is what I found."))
+    with MemoryAgent(capable(ctx), chat_model=model) as agent:
+        assert agent.say("Find everything.", "t1").reply == "Here is what I found."
+        assert [bool(o) for o in model.offered] == [True] * MAX_TOOL_ROUNDS + [False]
+        thread = agent.thread_messages("t1")
+        assert sum(isinstance(m, ToolMessage) for m in thread) == MAX_TOOL_ROUNDS
+        assert thread[-1].type == "ai" and not thread[-1].tool_calls
+        assert agent.state("t1")["tool_rounds"] == 0
+        # the counter starts again on the next turn
+        model.messages = iter([call("search_memory", {"query": "again"}, "d1"), AIMessage(content="Again.")])
+        model.offered = []
+        assert agent.say("Once more.", "t1").reply == "Again."
+        assert model.offered and all(model.offered)
+
+
+def test_a_model_that_keeps_calling_at_the_cap_still_ends_on_an_answer(ctx) -> None:
+    looping = [call("search_memory", {"query": f"q{i}"}, f"c{i}") for i in range(MAX_TOOL_ROUNDS + 1)]
+    with MemoryAgent(capable(ctx), chat_model=fake(*looping)) as agent:
+        assert agent.say("Loop forever.", "t1").reply == NO_ANSWER
+        last = agent.thread_messages("t1")[-1]
+        assert last.type == "ai" and not last.tool_calls and last.text == NO_ANSWER
+
+
 def test_unknown_tool_is_reported_to_the_model_not_raised(ctx) -> None:
-    model = ToolCallingModel(script=[
-        AIMessage(content="", tool_calls=[{"name": "drop_database", "args": {}, "id": "c1"}]),
-        AIMessage(content="Sorry."),
-    ])
-    with MemoryAgent(ctx, chat_model=model) as agent:
+    model = fake(call("drop_database", {}, "c1"), AIMessage(content="Sorry."))
+    with MemoryAgent(capable(ctx), chat_model=model) as agent:
         assert agent.say("Hi", "t1").reply == "Sorry."
-        tool_msg = [m for m in agent.thread_messages("t1") if isinstance(m, ToolMessage)][0]
-        assert "unknown tool 'drop_database'" in tool_msg.content
+        tool_msg = next(m for m in agent.thread_messages("t1") if isinstance(m, ToolMessage))
+        assert tool_msg.status == "error"
+        assert "drop_database is not a valid tool" in tool_msg.text and "remember" in tool_msg.text
+
+
+def test_bad_arguments_come_back_as_tool_errors_and_store_nothing(ctx) -> None:
+    model = fake(
+        call("remember", {"txt": "I like tea"}, "c1"),  # fails the tool's schema
+        AIMessage(content="", invalid_tool_calls=[{"name": "remember", "args": "{text: tea", "id": "c2", "error": "bad JSON", "type": "invalid_tool_call"}]),
+        call("memory", {"command": "explode"}, "c3"),  # the file tool's own validation
+        AIMessage(content="I could not save that."),
+    )
+    with MemoryAgent(capable(ctx), chat_model=model) as agent:
+        assert agent.say("Save a note for me.", "t1").reply == "I could not save that."
+        results = [m for m in agent.thread_messages("t1") if isinstance(m, ToolMessage)]
+        assert [m.tool_call_id for m in results] == ["c1", "c2", "c3"]
+        assert results[0].status == "error" and "text" in results[0].text and "Field required" in results[0].text
+        assert results[1].status == "error" and "not a JSON object" in results[1].text
+        assert results[2].text.startswith("Error: invalid arguments") and "unknown command 'explode'" in results[2].text
+        assert facts_of(agent, "alice") == []
+
+
+def test_tools_off_or_auto_for_the_embedded_spec_offers_no_tools(ctx) -> None:
+    for setting in ("off", "auto"):  # ctx's spec is 'scripted': auto means no tools, like 'local'
+        model = fake(call("remember", {"text": "I like tea"}, "c1"))
+        with MemoryAgent(replace(ctx, chat_tools=setting), chat_model=model) as agent:
+            reply = agent.say("Save a note for me.", f"t-{setting}")
+            assert model.offered == [[]]
+            # a call the model makes anyway is dropped, not run, and the turn ends on an answer
+            assert [m.type for m in agent.thread_messages(f"t-{setting}")] == ["human", "ai"]
+            assert not agent.thread_messages(f"t-{setting}")[-1].tool_calls
+            assert reply.reply == NO_ANSWER and facts_of(agent, "alice") == []
+
+
+def test_tools_step_runs_on_the_async_path_too(ctx) -> None:
+    """The dev server runs graphs with ``astream``: the tools node must work there, off the event loop."""
+    import asyncio
+
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from graph.builder import build_graph
+
+    model = fake(call("remember", {"text": "I collect old maps"}, "c1"), call("nope", {}, "c2"), AIMessage(content="Done."))
+    with MemoryAgent(capable(ctx)) as agent:
+        graph = build_graph(chat_model=model).compile(checkpointer=InMemorySaver(), store=agent.store)
+        msg = HumanMessage(content="Note my hobby.", id="h1")
+        out = asyncio.run(graph.ainvoke({"messages": [msg]}, {"configurable": {"thread_id": "a"}}, context=agent.context))
+        results = [m for m in out["messages"] if isinstance(m, ToolMessage)]
+        assert [m.status for m in results] == ["success", "error"]
+        assert out["messages"][-1].text == "Done."
+        assert any("old maps" in t for t in facts_of(agent, "alice"))
