@@ -20,4 +20,4 @@ from nodes.tools.memory_tools import make_memory_tools
 
 def memory_tools(runtime: Runtime[Context], state: dict[str, Any]) -> list[BaseTool]:
     env = make_env(runtime, state)
-    return [*make_memory_tools(env), memory_file_tool(env.context.data_dir, env.scope)]
+    return [*make_memory_tools(env), memory_file_tool(env.context.data_dir, env.gate)]
