@@ -301,5 +301,5 @@ class MemoryGate(BaseStore):
         """Namespace listings keep only this user's namespaces (other ops are scoped already)."""
         return [
             [ns for ns in res if self.scope.owns(ns)] if isinstance(op, ListNamespacesOp) and res is not None else res
-            for op, res in zip(ops, results)
+            for op, res in zip(ops, results, strict=True)
         ]

@@ -144,3 +144,21 @@ MemoryOffLeavesNoTrace.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 TestMemoryOffLeavesNoTrace = MemoryOffLeavesNoTrace.TestCase
+
+
+def test_forget_and_delete_user_still_work_with_memory_off(ctx: Context) -> None:
+    """Forgetting re-indexes the neighbours of a forgotten message: a write the
+    gate allows only on its explicit ``forgetting()`` path, memory off or not."""
+    scope = UserScope(ctx.user_id)
+    with MemoryAgent(ctx) as agent:
+        agent.say("Hello there.", "t1")
+        agent.say("My locker code word is zebra-77.", "t1")
+        agent.say("I also like green tea.", "t1")
+        set_memory_enabled(agent.store, scope, False)
+        report = agent.forget("zebra-77")
+        assert report.deleted.get("messages")
+        assert "zebra" not in json.dumps([i.value for i in agent.store.search(scope.root, limit=1000)])
+        tools = {t.name: t for t in make_memory_tools(agent.env())}
+        assert "deleted" in tools["forget"].invoke({"text": "green tea"})
+        agent.delete_user(ctx.user_id)
+        assert agent.store.search(scope.root) == []

@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from langgraph.store.memory import InMemoryStore
 
 from nodes.privacy.consent import set_memory_enabled

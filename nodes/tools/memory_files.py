@@ -5,11 +5,9 @@ untrusted. Paths are confined to ``<data_dir>/memories/<user_id>/`` by
 ``memory_paths`` (the user id comes from config, never from the model). Files
 are UTF-8 text under a size limit (and the folder under a total quota), and
 every write goes to a temporary file that is renamed over the old one, so an
-error never leaves a half-written or emptied file behind. Given the user's
-``MemoryGate`` (the model's ``memory`` tool always is), writes follow the store's
-rules too: refused while memory is off, secrets redacted, size limited.
-Without one (export, forget, delete-user, which only read or remove) nothing
-is checked.
+error never leaves a half-written or emptied file behind. With the user's
+``MemoryGate`` (the ``memory`` tool always has it) writes follow the store's
+rules: consent, redaction, size. Export, forget and delete-user only read or remove.
 """
 
 from __future__ import annotations
@@ -236,10 +234,8 @@ class MemoryFiles:
 
     def _admit(self, text: str) -> str:
         """``text`` after the write gate (consent, size, redaction), when there is one."""
-        if self.gate is None:
-            return text
         try:
-            return self.gate.admit_text(text)
+            return self.gate.admit_text(text) if self.gate is not None else text
         except WriteRefused as err:
             raise MemoryFileError(str(err)) from None
 
