@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -181,3 +182,22 @@ def test_atomic_update_passes_the_rules_and_is_one_transaction(raw: CountingStor
 def test_a_layer_env_refuses_a_gate_for_another_user(raw: CountingStore) -> None:
     with pytest.raises(ValueError, match="gated for user 'bob'"):
         LayerEnv(store=MemoryGate(raw, BOB), scope=ALICE, context=None, embeddings=EMB)
+
+
+def test_the_async_path_applies_the_same_rules(raw: CountingStore) -> None:
+    gate = MemoryGate(raw, ALICE)
+
+    async def run() -> None:
+        await gate.aput(ALICE.ns(FACTS), "f1", fact(f"my password is {PASSWORD}"))
+        stored = await gate.aget(ALICE.ns(FACTS), "f1")
+        assert stored is not None and stored.value["text"] == "my password is [REDACTED:password]"
+        with pytest.raises(OutsideScope):
+            await gate.aget(BOB.ns(FACTS), "f1")
+        await gate.aput(ALICE.ns(SETTINGS), MEMORY_SWITCH_KEY, {"enabled": False})
+        with pytest.raises(MemoryOff):
+            await gate.aput(ALICE.ns(FACTS), "f2", fact("I hate cilantro"))
+        await gate.adelete(ALICE.ns(FACTS), "f1")
+
+    asyncio.run(run())
+    assert raw.search(ALICE.ns(FACTS)) == []
+    assert PASSWORD.encode() not in on_disk(raw.path) and b"cilantro" not in on_disk(raw.path)
