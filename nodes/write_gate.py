@@ -156,7 +156,7 @@ class MemoryGate(BaseStore):
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
-        checked = self._check_all(ops, self._memory_on)
+        checked = self._check_all(ops, self.memory_enabled)
         results = self._raw.batch(checked)
         self._after(ops)
         return self._own(ops, results)
@@ -166,7 +166,7 @@ class MemoryGate(BaseStore):
         if self._needs_consent(ops) and self._enabled is None:
             [item] = await self._raw.abatch([GetOp(self.scope.ns(SETTINGS), MEMORY_SWITCH_KEY)])
             self._enabled = switch_value(item.value if item is not None else None)  # type: ignore[union-attr]
-        checked = self._check_all(ops, self._memory_on)
+        checked = self._check_all(ops, self.memory_enabled)
         results = await self._raw.abatch(checked)
         self._after(ops)
         return self._own(ops, results)
@@ -184,7 +184,7 @@ class MemoryGate(BaseStore):
         without ``atomic_update`` the update is serialised within this process.
         """
         ns = self._in_scope(tuple(namespace))
-        enabled = self._memory_on() if self._wants_consent(ns) else True
+        enabled = self.memory_enabled() if self._wants_consent(ns) else True
 
         def checked(current: dict[str, Any] | None) -> dict[str, Any] | None:
             new = change(current)
@@ -207,7 +207,7 @@ class MemoryGate(BaseStore):
 
     def require_consent(self) -> None:
         """Raise ``MemoryOff`` when the user's memory is off (a file write is a long-term write)."""
-        if self.consent and not self._memory_on():
+        if self.consent and not self.memory_enabled():
             raise MemoryOff(self.scope.user_id)
 
     def admit_text(self, text: str) -> str:
@@ -219,7 +219,8 @@ class MemoryGate(BaseStore):
 
     # -- the rules ------------------------------------------------------------------
 
-    def _memory_on(self) -> bool:
+    def memory_enabled(self) -> bool:
+        """The user's memory switch, read once per gate (and after SETTINGS is written through it)."""
         if self._enabled is None:
             self._enabled = is_memory_enabled(self._raw, self.scope)
         return self._enabled

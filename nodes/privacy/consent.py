@@ -25,7 +25,11 @@ def switch_value(value: dict[str, Any] | None) -> bool:
 
 
 def is_memory_enabled(store: BaseStore, scope: UserScope) -> bool:
-    """True unless the user switched long-term memory off."""
+    """True unless the user switched long-term memory off (a write gate answers from its cache)."""
+    from nodes.write_gate import MemoryGate  # the gate imports this module
+
+    if isinstance(store, MemoryGate) and store.scope == scope:
+        return store.memory_enabled()
     item = store.get(scope.ns(SETTINGS), MEMORY_SWITCH_KEY)
     return switch_value(item.value if item is not None else None)
 
