@@ -93,7 +93,7 @@ def _strings(value: Any) -> Iterable[str]:
             yield from _strings(v)
 
 
-_fallback_locks: "weakref.WeakKeyDictionary[BaseStore, threading.Lock]" = weakref.WeakKeyDictionary()
+_fallback_locks: weakref.WeakKeyDictionary[BaseStore, threading.Lock] = weakref.WeakKeyDictionary()
 _fallback_guard = threading.Lock()
 
 
