@@ -42,8 +42,12 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
         return "(session ended and consolidated into long-term memory)"
     if cmd == "/remember":
         from nodes.layers.semantic import remember
+        from nodes.write_gate import MemoryOff
 
-        stored = remember(agent.env(), arg) if arg else []
+        try:  # through the user's write gate, like every long-term write
+            stored = remember(agent.env(), arg) if arg else []
+        except MemoryOff as err:
+            return f"({err})"
         return f"(remembered {len(stored)} fact(s))" if stored else "(nothing to remember: give the fact after /remember)"
     if cmd == "/forget":
         return str(agent.forget(arg)) if arg else "(say what to forget: /forget TEXT)"

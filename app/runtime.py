@@ -24,6 +24,7 @@ from nodes.input_check import InvalidInput, check_user_text
 from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.respond import ToolFactory
 from nodes.tools.bundle import memory_tools
+from nodes.write_gate import MemoryGate
 from stores.checkpointer import open_checkpointer
 from stores.data_dir import STORE_SUBDIR, DataDirError, check_embedding_model, prepare_data_dir
 from stores.namespaces import UserScope
@@ -125,10 +126,14 @@ class MemoryAgent:
         return list(self.state(thread).get("messages") or [])
 
     def env(self, chat_model: BaseChatModel | None = None) -> LayerEnv:
-        """A layer environment for commands that act outside a turn (/remember, import, recall)."""
+        """A layer environment for commands that act outside a turn (/remember, import, recall).
+
+        Its store is the user's ``MemoryGate``: commands write under the same rules as the graph.
+        """
+        scope = UserScope(self.context.user_id)
         return LayerEnv(
-            store=self.store,
-            scope=UserScope(self.context.user_id),
+            store=MemoryGate(self.store, scope),
+            scope=scope,
             context=self.context,
             embeddings=load_embeddings(self.context.embedding_model),
             chat_model=chat_model,
@@ -138,7 +143,9 @@ class MemoryAgent:
         """Delete every memory of this user matching ``text``, everywhere (see nodes/privacy/forget.py)."""
         from nodes.privacy.forget import forget
 
-        return forget(self.env(), text, checkpointer=self.checkpointer)
+        env = self.env()
+        # Forgetting re-indexes what survives, which must work with memory off.
+        return forget(replace(env, store=env.gate.forgetting()), text, checkpointer=self.checkpointer)
 
     def delete_user(self, user_id: str) -> Any:
         """Remove every trace of ``user_id``; other users are untouched."""

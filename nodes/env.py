@@ -18,6 +18,7 @@ from graph.context import Context, RunContext, RunSettings
 from graph.identity import authenticated_user, check_asked_user
 from models.loader import load_embeddings
 from nodes.layers.base import LayerEnv, approve_all
+from nodes.write_gate import MemoryGate
 from stores.namespaces import UserScope
 
 
@@ -69,9 +70,10 @@ def make_env(
     ctx = context_of(runtime)
     if runtime.store is None:
         raise MissingStore("this graph needs a long-term store: compile it with store=... or run it under langgraph dev")
+    scope = UserScope(ctx.user_id)
     return LayerEnv(
-        store=runtime.store,
-        scope=UserScope(ctx.user_id),
+        store=MemoryGate(runtime.store, scope),  # every long-term write of the run passes the gate
+        scope=scope,
         context=ctx,
         embeddings=load_embeddings(ctx.embedding_model),
         chat_model=chat_model,

@@ -44,7 +44,7 @@ class Spy(LayerBase):
 
     def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> None:
         self.calls.append(("end", session[0].thread, len(session), env.now))
-        env.store.put(env.scope.ns(FACTS), "pet", {"text": f"fact from {session[0].thread}"})
+        env.store.put(env.scope.ns(FACTS), "pet", {"text": f"fact from {session[0].thread}", "sources": [session[0].id]})
         if session[0].thread == self.fail_on:
             raise RuntimeError("extractor crashed")
 
@@ -98,13 +98,14 @@ def test_malformed_line_names_the_line_and_stores_nothing(env: LayerEnv, tmp_pat
 
 def test_failed_import_rolls_back_and_keeps_existing_memories(env: LayerEnv) -> None:
     facts, messages = env.scope.ns(FACTS), env.scope.ns(MESSAGES)
-    env.store.put(facts, "pet", {"text": "Alice has a cat"})  # overwritten by the import, then restored
-    env.store.put(facts, "city", {"text": "Alice lives in Porto"})
+    env.store.put(facts, "pet", {"text": "Alice has a cat", "sources": ["m0"]})  # overwritten by the import, then restored
+    env.store.put(facts, "city", {"text": "Alice lives in Porto", "sources": ["m0"]})
     env.store.put(messages, "old-1", {"id": "old-1", "text": "an older message"})
     with pytest.raises(RuntimeError, match="extractor crashed"):
         import_jsonl(DATA, env, [MessageLogLayer(), Spy(fail_on="trip")], progress=False)
     assert set(_keys(env, MESSAGES)) == {"old-1"}
-    assert _keys(env, FACTS) == {"pet": {"text": "Alice has a cat"}, "city": {"text": "Alice lives in Porto"}}
+    assert _keys(env, FACTS) == {"pet": {"text": "Alice has a cat", "sources": ["m0"]},
+                                 "city": {"text": "Alice lives in Porto", "sources": ["m0"]}}
 
 
 def _queries(tmp_path: Path, *lines: str) -> Path:

@@ -6,12 +6,20 @@ import os
 from pathlib import Path
 
 import pytest
+from langgraph.store.memory import InMemoryStore
 
+from nodes.privacy.consent import set_memory_enabled
 from nodes.tools.memory_file_tool import memory_file_tool
 from nodes.tools.memory_files import MemoryFileError, MemoryFiles, user_memory_dir
+from nodes.write_gate import MemoryGate
 from stores.namespaces import UserScope
 
 ALICE, BOB = UserScope("alice"), UserScope("bob")
+STORE = InMemoryStore()  # holds only the memory switch here
+
+
+def gate(scope: UserScope) -> MemoryGate:
+    return MemoryGate(STORE, scope)
 
 
 @pytest.fixture
@@ -167,7 +175,7 @@ def test_edit_errors_leave_the_file_unchanged(files: MemoryFiles) -> None:
 
 
 def test_tool_reports_malformed_calls_clearly(tmp_path: Path) -> None:
-    tool = memory_file_tool(tmp_path, ALICE)
+    tool = memory_file_tool(tmp_path, gate(ALICE))
     assert call(tool, command="explode", path="/memories/a") == (
         "Error: invalid arguments: unknown command 'explode'; expected one of "
         "view, create, str_replace, insert, delete, rename"
@@ -183,8 +191,8 @@ def test_tool_reports_malformed_calls_clearly(tmp_path: Path) -> None:
 
 
 def test_tool_never_shows_another_users_files(tmp_path: Path) -> None:
-    bob = memory_file_tool(tmp_path, BOB)
-    alice = memory_file_tool(tmp_path, ALICE)
+    bob = memory_file_tool(tmp_path, gate(BOB))
+    alice = memory_file_tool(tmp_path, gate(ALICE))
     assert call(bob, command="create", path="/memories/diary.md", file_text="bob's secret plan\n").startswith("Created")
     outputs = [
         call(alice, command="view", path="/memories"),
@@ -195,3 +203,31 @@ def test_tool_never_shows_another_users_files(tmp_path: Path) -> None:
     assert outputs[0] == "/memories is empty"
     assert all("secret plan" not in out for out in outputs)
     assert call(bob, command="view", path="/memories/diary.md") == "     1\tbob's secret plan"
+
+
+def test_tool_needs_the_write_gate_not_a_bare_scope(tmp_path: Path) -> None:
+    with pytest.raises(TypeError, match="MemoryGate"):
+        memory_file_tool(tmp_path, ALICE)  # type: ignore[arg-type]
+
+
+def test_tool_writes_pass_the_gate_consent_secrets_size(tmp_path: Path) -> None:
+    store = InMemoryStore()
+    tool = memory_file_tool(tmp_path, MemoryGate(store, ALICE), max_file_bytes=200_000)
+    assert call(tool, command="create", path="/memories/a.md", file_text="wifi password is hunter2-Blue!\n").startswith("Created")
+    on_disk = (user_memory_dir(tmp_path, ALICE) / "a.md").read_text()
+    assert "hunter2" not in on_disk and "[REDACTED:password]" in on_disk
+    assert call(tool, command="insert", path="/memories/a.md", insert_line=1, insert_text="x" * 10).startswith("Inserted")
+    assert "the limit is" in call(tool, command="create", path="/memories/big.md", file_text="y" * 70_000)
+    assert not (user_memory_dir(tmp_path, ALICE) / "big.md").exists()
+
+    set_memory_enabled(store, ALICE, False)
+    off = memory_file_tool(tmp_path, MemoryGate(store, ALICE))
+    before = on_disk = (user_memory_dir(tmp_path, ALICE) / "a.md").read_text()
+    for args in ({"command": "create", "path": "/memories/b.md", "file_text": "I hate cilantro\n"},
+                 {"command": "insert", "path": "/memories/a.md", "insert_line": 0, "insert_text": "cilantro"},
+                 {"command": "str_replace", "path": "/memories/a.md", "old_str": "wifi", "new_str": "cilantro"},
+                 {"command": "rename", "old_path": "/memories/a.md", "new_path": "/memories/c.md"}):
+        assert call(off, **args) == "Error: long-term memory is off for this user; nothing was saved"
+    assert (user_memory_dir(tmp_path, ALICE) / "a.md").read_text() == before == on_disk
+    assert sorted(p.name for p in user_memory_dir(tmp_path, ALICE).iterdir()) == ["a.md"]
+    assert call(off, command="delete", path="/memories/a.md") == "Deleted /memories/a.md"  # deleting always works

@@ -7,12 +7,13 @@ from typing import Any
 
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
 from models.loader import HashEmbeddings
 from nodes.extract.llm import LLMFactExtractor
-from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
+from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.semantic import SemanticLayer, remember
 from nodes.layers.semantic_records import cosines
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY, UserScope
@@ -40,8 +41,18 @@ def profile(env: LayerEnv) -> dict[str, str]:
     return {r.key: r.text for r in SemanticLayer().recall(env, "anything") if r.kind == "profile"}  # type: ignore[misc]
 
 
-def test_layer_satisfies_the_protocol() -> None:
-    assert isinstance(SemanticLayer(), MemoryLayer) and SemanticLayer.name == "semantic"
+def test_turn_hook_keeps_the_protocol_promise_no_llm_and_no_state_update() -> None:
+    """``MemoryLayer.on_turn`` is the cheap part: it must never call an LLM, even
+    when the layer's extractor has one. A call would consume the only reply, and
+    the extractor swallows model errors, so the reply still being there is the proof."""
+    model = GenericFakeChatModel(messages=iter([AIMessage('{"facts": []}')]))
+    env = make_env()
+    env.chat_model = model
+    layer = SemanticLayer(LLMFactExtractor(model))
+    assert layer.on_turn(env, [LoggedMessage(id="m1", thread="t1", time=T0, role="user", text="I'm vegan.")]) is None
+    assert next(model.messages).text == '{"facts": []}'
+    [recalled] = [r for r in layer.recall(env, "diet") if r.kind == "profile"]
+    assert (recalled.text, recalled.sources) == ("The user is vegan.", ("m1",))
 
 
 def test_profile_supersession_keeps_history() -> None:

@@ -4,7 +4,10 @@ The graph builder takes a list of layers. ``retrieve`` calls every layer's
 ``recall``; ``consolidate`` calls every layer's ``on_turn`` after each turn and
 ``on_session_end`` when the session ends. A layer touches long-term data only
 through ``env.store`` (LangGraph's ``BaseStore``) and only under ``env.scope``,
-so any store works and no layer can reach another user's namespace by accident.
+so any store works. ``env.store`` is always a ``MemoryGate`` (nodes/write_gate.py)
+bound to ``env.scope``: a raw store given to ``LayerEnv`` is wrapped on
+construction, so no layer can reach another user's namespace, store a secret,
+store a memory without provenance, or write while the user's memory is off.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langgraph.store.base import BaseStore
 
+from nodes.write_gate import MemoryGate
 from stores.namespaces import UserScope
 
 Kind = Literal["summary", "profile", "rule", "fact", "episode", "message"]
@@ -60,7 +64,11 @@ def approve_all(proposal: dict[str, Any]) -> bool:
 
 @dataclass
 class LayerEnv:
-    """What a layer may use. Built by the graph (or the importer) from config."""
+    """What a layer may use. Built by the graph (or the importer) from config.
+
+    ``store`` becomes the user's ``MemoryGate`` whatever store is passed in; a
+    gate bound to another user is refused.
+    """
 
     store: BaseStore
     scope: UserScope
@@ -72,6 +80,18 @@ class LayerEnv:
     approve: Callable[[dict[str, Any]], bool] = approve_all
     # Thread state for the working-memory layer: messages and running summary.
     state: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.store, MemoryGate):
+            self.store = MemoryGate(self.store, self.scope)
+        elif self.store.scope != self.scope:
+            raise ValueError(f"the store is gated for user {self.store.scope.user_id!r}, not {self.scope.user_id!r}")
+
+    @property
+    def gate(self) -> MemoryGate:
+        """``store``, typed as the gate it always is."""
+        assert isinstance(self.store, MemoryGate)
+        return self.store
 
 
 @runtime_checkable

@@ -16,6 +16,7 @@ dropped if it holds a secret, and then deduplicated or superseded by
 from __future__ import annotations
 
 import logging
+import uuid
 from typing import Any, Sequence
 
 from nodes.extract.base import CandidateFact, FactExtractor, split_sentences, user_messages
@@ -85,11 +86,14 @@ def remember(env: LayerEnv, text: str, sources: Sequence[str] = ()) -> list[Reco
 
     The text is the user's own request, so it is not grounded against a turn, and
     it is stored even when no durable-statement pattern matches (as a note). It
-    is still refused whole when it contains a secret.
+    is still refused whole when it contains a secret. Without ``sources`` (no
+    logged message carried the request) its provenance is a fresh
+    ``remember:<id>``. With the user's memory off the gate raises ``MemoryOff``.
     """
     if contains_secret(text):
         log.info("refused to remember text that contains a secret")
         return []
+    sources = list(sources) or [f"remember:{uuid.uuid4().hex}"]
     rules = RuleFactExtractor()
     written: list[Record] = []
     for sentence in split_sentences(text):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -54,49 +55,79 @@ def cosines(env: LayerEnv, text: str, others: list[str]) -> list[float]:
     return [float(x) for x in unit[1:] @ unit[0]]
 
 
+@dataclass
+class _SlotOutcome:
+    """What one slot update did: the record to return and the value it archived, if any."""
+
+    result: Record | None = None
+    archived: Record | None = None
+
+
 def _store_keyed(env: LayerEnv, fact: CandidateFact, slot: Slot, when: str) -> Record | None:
-    ns = env.scope.ns(PROFILE)
-    item = env.store.get(ns, slot.name)
-    current: Record | None = item.value if item else None
-    if fact.negation_of is not None:
-        return _end_slot(env, current, fact, slot, when)
-    _archive_opposites(env, fact.text, negated=False, when=when)
+    """Update a profile slot as one transaction (``MemoryGate.atomic_update``): two
+    runs adding to the same multi-value slot at once must both be kept."""
+    if fact.negation_of is None:
+        _archive_opposites(env, fact.text, negated=False, when=when)
+    outcome = _SlotOutcome()
+
+    def change(current: Record | None) -> Record | None:
+        outcome.result, outcome.archived = None, None  # a retried transaction starts afresh
+        if fact.negation_of is not None:
+            return _end_slot(outcome, current, fact, slot, when)
+        return _add_to_slot(env, outcome, current, fact, slot, when)
+
+    env.gate.atomic_update(env.scope.ns(PROFILE), slot.name, change)
+    if outcome.archived is not None:
+        _archive_copy(env, PROFILE, outcome.archived, when, superseded_by=fact.text)
+    return outcome.result
+
+
+def _add_to_slot(
+    env: LayerEnv, outcome: _SlotOutcome, current: Record | None, fact: CandidateFact, slot: Slot, when: str
+) -> Record | None:
+    """The slot's new value for a positive fact (``current`` returned as is: no change)."""
     if current is None:
-        return _put(env, PROFILE, slot.name, _new_record(env, fact, slot.name, when, slot))
+        outcome.result = _new_record(env, fact, slot.name, when, slot)
+        return outcome.result
     if slot.multi:
         known = {_norm(v) for v in current["values"]}
         merged = current["values"] + [v for v in _values(fact.value or "") if _norm(v) not in known]
         if len(merged) == len(current["values"]):
-            return _refresh(env, PROFILE, current, fact, when)
+            outcome.result = _refresh_fields(current, fact, when)
+            return outcome.result
         updated = {**_refresh_fields(current, fact, when), "values": merged, "value": join_values(merged)}
-        return _put(env, PROFILE, slot.name, {**updated, "text": slot.template.format(values=updated["value"])})
+        outcome.result = {**updated, "text": slot.template.format(values=updated["value"])}
+        return outcome.result
     if _norm(current["value"]) == _norm(fact.value or ""):
-        return _refresh(env, PROFILE, current, fact, when)
+        outcome.result = _refresh_fields(current, fact, when)
+        return outcome.result
     if _after(current["updated_at"], when):
         log.info("kept %r: %r was said earlier", current["text"], fact.text)
-        return None
-    _archive(env, PROFILE, current, when, superseded_by=fact.text)
-    return _put(env, PROFILE, slot.name, _new_record(env, fact, slot.name, when, slot))
+        return current
+    outcome.archived = current
+    outcome.result = _new_record(env, fact, slot.name, when, slot)
+    return outcome.result
 
 
-def _end_slot(env: LayerEnv, current: Record | None, fact: CandidateFact, slot: Slot, when: str) -> Record | None:
-    """'I'm no longer vegetarian': archive the slot value the user says has ended."""
+def _end_slot(outcome: _SlotOutcome, current: Record | None, fact: CandidateFact, slot: Slot, when: str) -> Record | None:
+    """'I'm no longer vegetarian': the slot without the value the user says has ended."""
     if current is None or _after(current["updated_at"], when):
-        return None
+        return current
     if slot.multi:
         ended = {_norm(v) for v in _values(fact.value or "")}
         remaining = [v for v in current["values"] if _norm(v) not in ended]
         if len(remaining) == len(current["values"]):
+            return current
+        outcome.archived = outcome.result = _archived(PROFILE, current, when, fact.text)
+        if not remaining:
             return None
-        archived = _archive(env, PROFILE, current, when, superseded_by=fact.text)
-        if remaining:
-            value = join_values(remaining)
-            _put(env, PROFILE, slot.name, {**_refresh_fields(current, fact, when), "values": remaining,
-                                           "value": value, "text": slot.template.format(values=value)})
-        return archived
+        value = join_values(remaining)
+        return {**_refresh_fields(current, fact, when), "values": remaining, "value": value,
+                "text": slot.template.format(values=value)}
     if not _overlaps(current["value"], fact.value or ""):
-        return None
-    return _archive(env, PROFILE, current, when, superseded_by=fact.text)
+        return current
+    outcome.archived = outcome.result = _archived(PROFILE, current, when, fact.text)
+    return None
 
 
 def _store_loose(env: LayerEnv, fact: CandidateFact, when: str) -> Record | None:
@@ -169,14 +200,26 @@ def _refresh(env: LayerEnv, kind: str, record: Record, fact: CandidateFact, when
     return _put(env, kind, record["id"], _refresh_fields(record, fact, when), index=kind == FACTS)
 
 
+def _archived(kind: str, record: Record, valid_to: str, superseded_by: str | None) -> Record:
+    """``record`` as kept in history: with its end date and what ended it."""
+    kind_name = "profile" if kind == PROFILE else "fact"
+    return {**record, "valid_to": valid_to, "superseded_by": superseded_by, "archived_from": kind_name}
+
+
+def _archive_copy(env: LayerEnv, kind: str, record: Record, valid_to: str, superseded_by: str | None) -> Record:
+    """Write ``record``'s history entry (the current value is replaced or deleted by the caller)."""
+    stamp = re.sub(r"\W", "", valid_to)
+    archived = _archived(kind, record, valid_to, superseded_by)
+    key = f"{archived['archived_from']}:{record['id']}:{stamp}"
+    env.store.put(env.scope.ns(PROFILE_HISTORY), key, archived, index=False)
+    log.info("archived %s %r (valid to %s)", archived["archived_from"], record["text"], valid_to)
+    return archived
+
+
 def _archive(env: LayerEnv, kind: str, record: Record, valid_to: str, superseded_by: str | None) -> Record:
     """Move ``record`` to history with its end date; it is no longer current."""
-    stamp = re.sub(r"\W", "", valid_to)
-    kind_name = "profile" if kind == PROFILE else "fact"
-    archived = {**record, "valid_to": valid_to, "superseded_by": superseded_by, "archived_from": kind_name}
-    env.store.put(env.scope.ns(PROFILE_HISTORY), f"{kind_name}:{record['id']}:{stamp}", archived, index=False)
+    archived = _archive_copy(env, kind, record, valid_to, superseded_by)
     env.store.delete(env.scope.ns(kind), record["id"])
-    log.info("archived %s %r (valid to %s)", kind_name, record["text"], valid_to)
     return archived
 
 

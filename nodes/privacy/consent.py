@@ -3,13 +3,14 @@
 Stored in the user's own SETTINGS namespace, so it follows the user across
 threads, processes and stores, and ``delete_user`` removes it with the rest.
 Default on: a missing setting means the user never turned memory off. Turning
-it off stops new long-term writes and recall; it does not delete anything
-(that is what forget and delete-user are for).
+it off stops new long-term writes (``nodes/write_gate.py`` enforces that) and
+recall; it does not delete anything (that is what forget and delete-user are for).
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from typing import Any
 
 from langgraph.store.base import BaseStore
 
@@ -18,10 +19,19 @@ from stores.namespaces import SETTINGS, UserScope
 MEMORY_SWITCH_KEY = "memory"
 
 
+def switch_value(value: dict[str, Any] | None) -> bool:
+    """The switch as stored (None: never set, so on)."""
+    return True if value is None else bool(value.get("enabled", True))
+
+
 def is_memory_enabled(store: BaseStore, scope: UserScope) -> bool:
-    """True unless the user switched long-term memory off."""
+    """True unless the user switched long-term memory off (a write gate answers from its cache)."""
+    from nodes.write_gate import MemoryGate  # the gate imports this module
+
+    if isinstance(store, MemoryGate) and store.scope == scope:
+        return store.memory_enabled()
     item = store.get(scope.ns(SETTINGS), MEMORY_SWITCH_KEY)
-    return True if item is None else bool(item.value.get("enabled", True))
+    return switch_value(item.value if item is not None else None)
 
 
 def set_memory_enabled(store: BaseStore, scope: UserScope, on: bool) -> None:

@@ -21,4 +21,4 @@ from nodes.tools.tool_node import RunView
 def memory_tools(runtime: RunView, state: dict[str, Any]) -> list[BaseTool]:
     """``remember``, ``search_memory``, ``forget`` and ``memory``, for this run's user."""
     env = make_env(runtime, state)  # type: ignore[arg-type]  # reads .context and .store only
-    return [*make_memory_tools(env), memory_file_tool(env.context.data_dir, env.scope)]
+    return [*make_memory_tools(env), memory_file_tool(env.context.data_dir, env.gate)]

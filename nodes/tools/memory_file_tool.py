@@ -1,7 +1,8 @@
 """The ``memory`` tool for function calling: a LangChain wrapper over ``MemoryFiles``.
 
-Malformed arguments and refused paths come back to the model as ``Error: ...``
-strings (it can correct itself); nothing stored changes on an error.
+Malformed arguments, refused paths and writes the gate refuses (memory off,
+too large) come back to the model as ``Error: ...`` strings (it can correct
+itself); nothing stored changes on an error.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
 from nodes.tools.memory_files import ARGS, DEFAULT_MAX_FILE_BYTES, Command, MemoryFileError, MemoryFiles
-from stores.namespaces import UserScope
+from nodes.write_gate import MemoryGate
 
 
 class MemoryFileArgs(BaseModel):
@@ -43,10 +44,16 @@ def _validation_message(err: ValidationError) -> str:
 
 
 def memory_file_tool(
-    data_dir: str | os.PathLike[str], scope: UserScope, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    data_dir: str | os.PathLike[str], gate: MemoryGate, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
 ) -> BaseTool:
-    """The ``memory`` tool for function calling, bound to ``scope``'s folder."""
-    files = MemoryFiles(data_dir, scope, max_file_bytes=max_file_bytes)
+    """The ``memory`` tool for function calling, bound to ``gate``'s user folder.
+
+    It takes the user's ``MemoryGate`` (``env.store``), not a bare scope, so the
+    model's file writes follow the same rules as every long-term write.
+    """
+    if not isinstance(gate, MemoryGate):
+        raise TypeError(f"memory_file_tool needs the user's MemoryGate (env.store), got {type(gate).__name__}")
+    files = MemoryFiles(data_dir, gate.scope, max_file_bytes=max_file_bytes, gate=gate)
 
     def run(command: str, **args: Any) -> str:
         try:

@@ -5,7 +5,9 @@ untrusted. Paths are confined to ``<data_dir>/memories/<user_id>/`` by
 ``memory_paths`` (the user id comes from config, never from the model). Files
 are UTF-8 text under a size limit (and the folder under a total quota), and
 every write goes to a temporary file that is renamed over the old one, so an
-error never leaves a half-written or emptied file behind.
+error never leaves a half-written or emptied file behind. With the user's
+``MemoryGate`` (the ``memory`` tool always has it) writes follow the store's
+rules: consent, redaction, size. Export, forget and delete-user only read or remove.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Literal
 
 from nodes.tools.memory_paths import VIRTUAL_ROOT, MemoryFileError, resolve_memory_path, user_memory_dir
+from nodes.write_gate import MemoryGate, WriteRefused
 from stores.namespaces import UserScope
 
 DEFAULT_MAX_FILE_BYTES = 64 * 1024
@@ -48,7 +51,11 @@ class MemoryFiles:
         *,
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES,
+        gate: MemoryGate | None = None,
     ) -> None:
+        if gate is not None and gate.scope != scope:
+            raise ValueError(f"the gate is for user {gate.scope.user_id!r}, not {scope.user_id!r}")
+        self.gate = gate
         self.root = user_memory_dir(data_dir, scope)
         self.max_file_bytes = max_file_bytes
         self.max_total_bytes = max_total_bytes
@@ -157,6 +164,7 @@ class MemoryFiles:
             raise MemoryFileError(f"{old_path} does not exist")
         if dest.exists():
             raise MemoryFileError(f"{new_path} already exists; delete it first or choose another name")
+        self._admit("")
         if source.is_dir() and dest.is_relative_to(source):
             raise MemoryFileError(f"cannot move {old_path} into itself")
         self._mkdirs(dest.parent, new_path)
@@ -224,8 +232,16 @@ class MemoryFiles:
         except UnicodeDecodeError:
             raise MemoryFileError(f"{path} is not UTF-8 text; only text files can be read or edited") from None
 
+    def _admit(self, text: str) -> str:
+        """``text`` after the write gate (consent, size, redaction), when there is one."""
+        try:
+            return self.gate.admit_text(text) if self.gate is not None else text
+        except WriteRefused as err:
+            raise MemoryFileError(str(err)) from None
+
     def _write(self, target: Path, text: str, path: str) -> None:
         self._need_str("file content", text)
+        text = self._admit(text)
         try:
             data = text.encode("utf-8")
         except UnicodeEncodeError:

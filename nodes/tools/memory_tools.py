@@ -2,9 +2,10 @@
 
 The tools are made per run from a ``LayerEnv`` built from config, so the user
 they act for is fixed before the model sees them; no tool takes a user id, and
-a model cannot reach another user's memory by naming one. Searches read only
-the user's own namespaces, and every result is re-checked against the scope
-and redacted before it goes back into the prompt.
+a model cannot reach another user's memory by naming one. Writes go through
+``env.store``, the user's ``MemoryGate`` (consent, redaction, provenance).
+Searches read only the user's own namespaces, and every result is re-checked
+against the scope and redacted before it goes back into the prompt.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from nodes.layers.base import LayerEnv
 from nodes.privacy.consent import is_memory_enabled
 from nodes.privacy.forget import DEFAULT_THRESHOLD, UserData, forget
 from nodes.privacy.secrets import find_secrets, redact
+from nodes.write_gate import MemoryOff
 from stores.namespaces import EPISODES, FACTS, PROFILE
 
 SEARCHED_KINDS = (FACTS, PROFILE, EPISODES)
@@ -54,14 +56,15 @@ def make_memory_tools(
 
     def remember(text: str) -> str:
         """Save a durable fact about the user, in the user's own words."""
-        if not is_memory_enabled(env.store, scope):
-            return MEMORY_OFF
         kinds = sorted({kind for _, _, kind in find_secrets(text)})
         if kinds:
             return f"Not saved: that contains a secret ({', '.join(kinds)}). I never store secrets."
         from nodes.layers.semantic import remember as semantic_remember  # written alongside; import on use
 
-        saved = semantic_remember(replace(env, now=datetime.now(timezone.utc)), text)
+        try:  # the write gate decides; with memory off it refuses and nothing is stored
+            saved = semantic_remember(replace(env, now=datetime.now(timezone.utc)), text)
+        except MemoryOff:
+            return MEMORY_OFF
         if not saved:
             return "Nothing new to save: I already know that."
         return "Saved: " + "; ".join(_describe(s) for s in saved)
@@ -82,8 +85,9 @@ def make_memory_tools(
 
     def forget_memory(text: str) -> str:
         """Delete every memory about the user that matches the text, everywhere."""
-        try:
-            return str(forget(UserData.of(env, checkpointer), text, threshold=forget_threshold))
+        try:  # forgetting re-indexes what survives, which must work with memory off
+            target = UserData.of(replace(env, store=env.gate.forgetting()), checkpointer)
+            return str(forget(target, text, threshold=forget_threshold))
         except ValueError as err:
             return f"Error: {err}"
 

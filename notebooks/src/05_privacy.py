@@ -38,7 +38,7 @@ Table([*items_table(ana.store, scope.ns(PROFILE), ["text"]).rows, *items_table(a
 # %%
 from nodes.tools.memory_file_tool import memory_file_tool
 
-tool = memory_file_tool(data_dir, scope)
+tool = memory_file_tool(data_dir, ana.env().store)  # the user's write gate
 calls = [
     {"command": "create", "path": "/memories/health.md", "file_text": "- Dentist: Dr. Weber, Berlin-Mitte\n- Check-up due in March\n"},
     {"command": "str_replace", "path": "/memories/health.md", "old_str": "March", "new_str": "April"},

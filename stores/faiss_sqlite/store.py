@@ -16,7 +16,7 @@ import concurrent.futures
 import logging
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -216,6 +216,35 @@ class FaissSqliteStore(BaseStore):
                 raw = await asyncio.gather(*(self.embeddings.aembed_query(q) for q in plan.queries))
                 qvecs = self._query_vectors(plan, list(raw))
         return await asyncio.to_thread(self._execute, plan, qvecs)
+
+    def atomic_update(
+        self, namespace: tuple[str, ...], key: str, change: Callable[[dict[str, Any] | None], dict[str, Any] | None]
+    ) -> dict[str, Any] | None:
+        """Read-modify-write one unindexed item in one ``BEGIN IMMEDIATE`` transaction.
+
+        ``change`` gets the current value (None when absent) and returns the new one
+        (None deletes; the very same object leaves the item as it is); it must not use
+        the store. The write lock is held from the read to the write, so concurrent
+        updates, from other processes too, are serialised and none is lost.
+        """
+        op = GetOp(tuple(namespace), key)
+        namespaces_ops.validate_op(PutOp(op.namespace, key, {}))
+        with self._lock:
+            self._check_open()
+            now = time.time()
+            with schema.write_txn(self._conn):
+                item, _ = Reader(self._conn, self._vectors, now).get(op)
+                old = item.value if item is not None else None
+                new = change(old)
+                if new is old:
+                    return old
+                writer = Writer(self._conn, {}, now)
+                writer.put(prepare([PutOp(op.namespace, key, new, index=False)], None)[0])
+                changes = writer.finish()
+            self._apply(changes)
+            if self._vectors is not None:
+                self._vectors.flush(self._conn)
+            return new
 
     # -- maintenance -----------------------------------------------------------------
 
