@@ -39,11 +39,13 @@ def store_ttl(sweep_minutes: float | None = None) -> TTLConfig:
     return ttl
 
 
-def open_store(data_dir: str, embedding_spec: str, *, sweep_minutes: float | None = None) -> BaseStore:
+def open_store(
+    data_dir: str, embedding_spec: str, *, sweep_minutes: float | None = None, expire_on_open: bool = True
+) -> BaseStore:
     """Our FAISS + SQLite store under ``<data_dir>/store``, indexing each value's "text".
 
-    Expired items are removed, bytes included, as the store opens; ``sweep_minutes``
-    also sweeps on a timer, for long-lived processes (the Studio server).
+    Expired items are removed, bytes included, as the store opens (``expire_on_open``);
+    ``sweep_minutes`` also sweeps on a timer, for long-lived processes (the Studio server).
     """
     from stores.faiss_sqlite import FaissSqliteStore
 
@@ -57,7 +59,8 @@ def open_store(data_dir: str, embedding_spec: str, *, sweep_minutes: float | Non
             f"{root / STORE_SUBDIR} does not hold a readable memory store ({err}); nothing was changed. "
             "Move it aside or choose another --data-dir."
         ) from None
-    store.expire()
+    if expire_on_open:
+        store.expire()
     return store
 
 

@@ -13,7 +13,7 @@ from app.cli import build_parser, main
 from graph.context import Context
 from models.loader import UnknownModelSpec, load_chat_model, validate_chat_spec
 
-SUBCOMMANDS = ["chat", "demo", "import", "recall", "memories", "forget", "delete-user", "memory-on", "memory-off"]
+SUBCOMMANDS = ["chat", "demo", "import", "recall", "memories", "forget", "delete-user", "memory-on", "memory-off", "expire"]
 
 
 def test_console_script_help() -> None:

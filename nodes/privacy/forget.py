@@ -9,8 +9,9 @@ rewritten, so every operation ends by compacting what held the user's data and
 nothing else: the store's ``compact(prefix)`` when it has one (rewrites only the
 user's FAISS partitions, merges the FTS index, truncates the WAL), and on the
 checkpoint file ``secure_delete`` (set before threads are deleted, so their
-rows are zeroed in place) plus ``wal_checkpoint(TRUNCATE)``. Nothing is
-VACUUMed: that would rewrite every user's data to remove one user's.
+rows are zeroed in place) plus ``wal_checkpoint(TRUNCATE)``. No VACUUM, which
+would rewrite every user's data to remove one user's, unless the checkpoint
+connection was not zeroing deletes before (then old free space may hold the text).
 
 Only the user's own namespaces, folder and recorded threads are touched: a
 thread is found through the user's THREADS records, never by scanning other
