@@ -90,4 +90,6 @@ def run_repl(agent: MemoryAgent, thread: str | None, ask: Callable[[str], str] =
         except InvalidInput as err:
             print(f"error: {err}")
             continue
+        if result.notice:
+            print(f"note: {result.notice}")
         print(f"agent> {result.reply}")

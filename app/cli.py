@@ -1,4 +1,4 @@
-"""`memory-agent`: chat, demo, import, recall, memories, forget, delete-user, memory-on/off.
+"""`memory-agent`: chat, demo, import, recall, memories, forget, delete-user, memory-on/off, expire.
 
 Every subcommand shares ``--data-dir`` (env MEMORY_DATA_DIR, default ./data) and
 takes the user id from ``--user`` (env MEMORY_USER_ID): configuration, never
@@ -54,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name, verb in (("memory-on", "resume"), ("memory-off", "pause")):
         s = sub.add_parser(name, help=f"{verb} long-term memory for a user (persisted)")
         s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
+
+    sub.add_parser("expire", help="remove expired memories (episodes past their TTL) from disk, bytes included")
     return p
 
 

@@ -120,3 +120,19 @@ def memory_on(args: argparse.Namespace) -> int:
 @command("memory-off")
 def memory_off(args: argparse.Namespace) -> int:
     return _switch(args, False)
+
+
+@command("expire")
+def expire(args: argparse.Namespace) -> int:
+    from app.runtime import open_store
+    from stores.data_dir import prepare_data_dir
+
+    ctx = context_from(args)
+    root = prepare_data_dir(ctx.data_dir)
+    store = open_store(str(root), ctx.embedding_model, expire_on_open=False)
+    try:
+        removed = store.expire()  # type: ignore[attr-defined]
+    finally:
+        getattr(store, "close", lambda: None)()
+    print(f"{removed} expired item(s) removed from {root / 'store'}, bytes included")
+    return 0

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage
-from langgraph.store.base import BaseStore
+from langgraph.store.base import BaseStore, TTLConfig
 from langgraph.types import Command
 
 from graph.builder import compile_graph
@@ -30,20 +30,39 @@ from stores.data_dir import STORE_SUBDIR, DataDirError, check_embedding_model, p
 from stores.namespaces import UserScope
 
 
-def open_store(data_dir: str, embedding_spec: str) -> BaseStore:
-    """Our FAISS + SQLite store under ``<data_dir>/store``, indexing each value's "text"."""
+def store_ttl(sweep_minutes: float | None = None) -> TTLConfig:
+    """The store's TTL settings. Items carry their own TTL (episodes: ``episode_ttl_days``,
+    set by the episodic layer); reads must not push it back, or the store would keep an
+    episode that recall already treats as expired."""
+    ttl: TTLConfig = {"refresh_on_read": False}
+    if sweep_minutes:
+        ttl["sweep_interval_minutes"] = sweep_minutes
+    return ttl
+
+
+def open_store(
+    data_dir: str, embedding_spec: str, *, sweep_minutes: float | None = None, expire_on_open: bool = True
+) -> BaseStore:
+    """Our FAISS + SQLite store under ``<data_dir>/store``, indexing each value's "text".
+
+    Expired items are removed, bytes included, as the store opens (``expire_on_open``);
+    ``sweep_minutes`` also sweeps on a timer, for long-lived processes (the Studio server).
+    """
     from stores.faiss_sqlite import FaissSqliteStore
 
     root = prepare_data_dir(data_dir)
     check_embedding_model(root, embedding_spec)
     index = {"dims": embedding_dims(embedding_spec), "embed": load_embeddings(embedding_spec), "fields": ["text"]}
     try:
-        return FaissSqliteStore(root / STORE_SUBDIR, index=index)
+        store = FaissSqliteStore(root / STORE_SUBDIR, index=index, ttl=store_ttl(sweep_minutes))
     except sqlite3.DatabaseError as err:
         raise DataDirError(
             f"{root / STORE_SUBDIR} does not hold a readable memory store ({err}); nothing was changed. "
             "Move it aside or choose another --data-dir."
         ) from None
+    if expire_on_open:
+        store.expire()
+    return store
 
 
 @dataclass
@@ -52,6 +71,7 @@ class TurnResult:
     recalled: list[dict[str, Any]] = field(default_factory=list)
     system_prompt: str = ""
     interrupt: dict[str, Any] | None = None
+    notice: str = ""  # e.g. which kind of secret was removed from the message
 
 
 class MemoryAgent:
@@ -73,7 +93,7 @@ class MemoryAgent:
         self.context = replace(self.context, data_dir=str(self.data_dir))
         self.store = open_store(str(self.data_dir), self.context.embedding_model)
         try:
-            self.checkpointer = open_checkpointer(self.data_dir)
+            self.checkpointer = open_checkpointer(self.data_dir, redact=self.context.redact_input)
         except Exception:
             getattr(self.store, "close", lambda: None)()
             raise
@@ -103,6 +123,7 @@ class MemoryAgent:
             recalled=list(out.get("recalled") or []),
             system_prompt=out.get("system_prompt") or "",
             interrupt=interrupts[0].value if interrupts else None,
+            notice=out.get("notice") or "",
         )
 
     def say(self, text: str, thread: str) -> TurnResult:

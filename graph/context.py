@@ -81,6 +81,11 @@ class Context:
     review_rules: bool = field(default=True, metadata=_meta("Ask the user (interrupt) before saving a new or changed rule."))
     max_rules: int = field(default=10, metadata=_meta("Most procedural rules kept."))
     max_new_tokens: int = field(default=160, metadata=_meta("Longest reply the chat model may write."))
+    # server setting: fixed where the checkpointer is opened (CLI start, server start), not per run.
+    redact_input: bool = field(
+        default=True,
+        metadata=_meta("Redact secrets from user messages before they enter the thread and its checkpoints."),
+    )
 
     def __post_init__(self) -> None:
         if not _on_event_loop():

@@ -9,25 +9,18 @@ from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict  # the server reads schemas from this one on 3.11
 
 
-def session_reducer(current: list[dict[str, Any]] | None, update: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    """Append this turn's logged messages (by id, once); a leading ``{"clear": True}`` resets."""
-    current = current or []
-    if not update:
-        return current
-    if update and update[0].get("clear"):
-        return list(update[1:])
-    seen = {m["id"] for m in current}
-    return current + [m for m in update if m["id"] not in seen]
-
-
 class State(TypedDict, total=False):
     # The working memory: the visible thread, compacted by the working layer.
     messages: Annotated[list[AnyMessage], add_messages]
     # Running summary of compacted turns (kept verbatim identifiers).
     summary: str
-    # This session's messages, kept until session end even when compaction removes
-    # them from ``messages``; consolidated into long-term memory at ``end_session``.
-    session: Annotated[list[dict[str, Any]], session_reducer]
+    # The session watermark, a fixed-size marker (never a transcript): when the last
+    # ``end_session`` ran in this thread ("time") and the last message it closed ("id").
+    # ``end_session`` consolidates what the message log holds after it (nodes/consolidate.py).
+    session_mark: dict[str, str]
+    # Id of the last message the message log stored for this thread, so the next turn
+    # is indexed with it as its neighbour.
+    last_logged: str
     # What retrieve found and assemble rendered; kept in state so Studio shows it.
     recalled: list[dict[str, Any]]
     system_prompt: str
@@ -37,3 +30,6 @@ class State(TypedDict, total=False):
     error: str
     # Tool rounds (respond -> tools -> respond) so far this turn; capped in respond.
     tool_rounds: int
+    # One line for the user about their last message ("" when there is nothing to say),
+    # e.g. that a secret was removed from it before it was stored.
+    notice: str

@@ -13,8 +13,11 @@ it exits them on shutdown, which is when the store is flushed and closed.
 
 The store and its embedding model are chosen once, at server start, from the
 environment (``.env``): a run's ``context`` picks the user, chat model, weights
-and so on, but cannot move the server to another data dir or embedding model
-(the graph's context schema here is ``RunContext``, which has no such fields).
+and so on, but cannot move the server to another data dir or embedding model,
+nor switch off ``redact_input`` (the graph's context schema here is
+``RunContext``, which has no such fields, and the checkpointer's redacting
+serializer is set here). Expired memories are swept when the store opens and every
+``SWEEP_MINUTES`` after (LangGraph's own sweeper skips custom stores).
 
 On LangGraph Server proper, drop ``store`` and ``checkpointer`` from
 langgraph.json: the server's Postgres store and checkpointer take over, and the
@@ -37,6 +40,7 @@ from app.runtime import open_store
 from stores.checkpointer import async_checkpointer
 from stores.data_dir import prepare_data_dir
 
+SWEEP_MINUTES = 60.0
 log = logging.getLogger("memory.studio")  # langgraph loads this file under a random module name
 
 _builder = build_graph()
@@ -54,7 +58,7 @@ def _server_context() -> Context:
 async def make_store() -> AsyncIterator[BaseStore]:
     """Our long-term store in the data dir, opened and closed off the event loop."""
     ctx = await asyncio.to_thread(_server_context)
-    store = await asyncio.to_thread(open_store, ctx.data_dir, ctx.embedding_model)
+    store = await asyncio.to_thread(lambda: open_store(ctx.data_dir, ctx.embedding_model, sweep_minutes=SWEEP_MINUTES))
     log.info("memory store opened in %s (embeddings: %s)", ctx.data_dir, ctx.embedding_model)
     try:
         yield store
@@ -70,5 +74,5 @@ async def make_checkpointer() -> AsyncIterator[BaseCheckpointSaver]:
     """The SQLite checkpointer (``checkpoints.sqlite``) in the same data dir."""
     ctx = await asyncio.to_thread(_server_context)
     root = await asyncio.to_thread(prepare_data_dir, ctx.data_dir)
-    async with async_checkpointer(root) as saver:
+    async with async_checkpointer(root, redact=ctx.redact_input) as saver:
         yield saver  # type: ignore[misc]

@@ -1,17 +1,37 @@
 """consolidate: hand the finished turn (or the whole session) to every layer's write policy.
 
 After each turn every layer's ``on_turn`` runs (cheap, no LLM). When the input
-says ``end_session``, every layer's ``on_session_end`` runs on the whole session
+says ``end_session``, every layer's ``on_session_end`` runs on the session
 — that is where LLM-backed summaries and extraction happen, off the hot path.
 Rule review uses LangGraph's ``interrupt``: the node re-runs on resume, which is
 why every layer's writes are idempotent.
+
+Session bookkeeping is a watermark, not a transcript in thread state. The state
+keeps one fixed-size marker, ``session_mark``: when the last ``end_session`` ran
+in this thread and the last message it closed. The session that ``end_session``
+consolidates is what the **message log** holds for this thread after that time.
+Why the message log: it is durable (the working layer compacts old messages out
+of ``messages``, so the thread state cannot be the record), every record carries
+its id, thread and time, and it only ever holds turns made while memory was on —
+so a turn said with memory off is never handed to a long-term layer, and a
+message forgotten before ``/end`` is not summarised back. Chatting after ``/end``
+starts a new session in the same thread.
+
+A graph built without the message-log layer falls back to the messages still in
+working memory after the marker's message id; there a turn made with memory off
+moves the marker past itself, so it (and the part of the session before it) is
+never consolidated: consent wins over completeness.
+
+Every message handed to a layer is redacted first (``nodes/privacy/secrets.py``),
+whatever ``redact_input`` says: that setting is about the thread and checkpoints;
+long-term memory never receives a secret.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from datetime import datetime, timezone
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -23,8 +43,11 @@ from graph.context import Context
 from models.loader import load_chat_model
 from nodes.env import context_of, make_env
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer, approve_all
+from nodes.layers.message_log import MessageLogLayer
+from nodes.layers.scoring import parse_time
+from nodes.ownership import register_thread
 from nodes.privacy.consent import is_memory_enabled
-from stores.namespaces import THREADS
+from nodes.privacy.secrets import redact
 
 
 def ask_user(proposal: dict[str, Any]) -> bool:
@@ -37,24 +60,38 @@ def ask_user(proposal: dict[str, Any]) -> bool:
     return bool(answer)
 
 
-def _logged(msg: BaseMessage, thread: str, now: datetime) -> LoggedMessage | None:
+def _logged(msg: BaseMessage, thread: str, time: datetime) -> LoggedMessage | None:
     if isinstance(msg, HumanMessage):
         role = "user"
     elif isinstance(msg, AIMessage) and not msg.tool_calls and msg.text.strip():
         role = "assistant"
     else:
         return None
-    return LoggedMessage(id=str(msg.id), thread=thread, time=now, role=role, text=msg.text, name=msg.name)
+    return LoggedMessage(id=str(msg.id), thread=thread, time=time, role=role, text=redact(msg.text), name=msg.name)
 
 
-def _as_dict(m: LoggedMessage) -> dict[str, Any]:
-    d = asdict(m)
-    d["time"] = m.time.isoformat()
-    return d
+def _logged_all(messages: Sequence[BaseMessage], thread: str, now: datetime) -> list[LoggedMessage]:
+    """Loggable messages, each a microsecond after the one before, so time orders them."""
+    out: list[LoggedMessage] = []
+    for msg in messages:
+        logged = _logged(msg, thread, now + timedelta(microseconds=len(out)))
+        if logged is not None:
+            out.append(logged)
+    return out
 
 
-def _from_dict(d: dict[str, Any]) -> LoggedMessage:
-    return LoggedMessage(**{**d, "time": datetime.fromisoformat(d["time"])})
+def _latest_turn(messages: Sequence[BaseMessage]) -> Sequence[BaseMessage]:
+    """The last user message and everything after it (tool calls, the reply)."""
+    for i in range(len(messages) - 1, -1, -1):
+        if isinstance(messages[i], HumanMessage):
+            return messages[i:]
+    return []
+
+
+def _after(messages: Sequence[BaseMessage], mark_id: str | None) -> Sequence[BaseMessage]:
+    """Messages after the one with ``mark_id``; all of them when it is gone or unset."""
+    ids = [str(m.id) for m in messages]
+    return messages[ids.index(mark_id) + 1 :] if mark_id in ids else messages
 
 
 def _merge(updates: dict[str, Any], extra: dict[str, Any] | None) -> None:
@@ -70,38 +107,42 @@ def is_long_term(layer: MemoryLayer) -> bool:
     return bool(getattr(layer, "long_term", layer.name != "working"))
 
 
-def register_thread(env: LayerEnv, thread: str) -> None:
-    """Record the thread under the user, so forgetting can find its checkpoints."""
-    ns = env.scope.ns(THREADS)
-    if env.store.get(ns, thread) is None:
-        env.store.put(ns, thread, {"thread_id": thread, "created_at": env.now.isoformat()}, index=False)
-
-
 def make_consolidate(
     layers: Sequence[MemoryLayer], chat_model: BaseChatModel | None = None
 ) -> Callable[..., dict[str, Any]]:
+    log = next((layer for layer in layers if isinstance(layer, MessageLogLayer)), None)
+
+    def session_of(env: LayerEnv, state: dict[str, Any], thread: str) -> list[LoggedMessage]:
+        mark = state.get("session_mark") or {}
+        if log is not None:
+            return log.session(env, thread, parse_time(mark.get("time")))
+        return _logged_all(_after(state.get("messages") or [], mark.get("id")), thread, env.now)
+
     def consolidate(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
         ctx = context_of(runtime)
         thread = str(get_config().get("configurable", {}).get("thread_id", "default"))
         ending = bool(state.get("end_session"))
         model = chat_model or (load_chat_model(ctx.chat_model, ctx.max_new_tokens) if ending else None)
         env = make_env(runtime, state, chat_model=model, approve=ask_user if ctx.review_rules else approve_all)
-        now = env.now
-        logged_ids = {m["id"] for m in state.get("session") or []}
-        turn = [m for m in (_logged(x, thread, now) for x in state.get("messages") or []) if m and m.id not in logged_ids]
+        messages = state.get("messages") or []
+        # An end_session input carries no new turn: its messages were handed on already.
+        turn = [] if ending else _logged_all(_latest_turn(messages), thread, env.now)
         remember = is_memory_enabled(env.store, env.scope)
-        updates: dict[str, Any] = {"session": [_as_dict(m) for m in turn]}
-        # Always, even with memory off: forgetting and delete-user must find every thread.
-        register_thread(env, thread)
+        updates: dict[str, Any] = {}
         for layer in layers:
             if turn and (remember or not is_long_term(layer)):
                 _merge(updates, layer.on_turn(env, turn))
+        if turn and not remember and log is None:
+            # No log to leave this turn out of the session: move the marker past it.
+            updates["session_mark"] = {**(state.get("session_mark") or {}), "id": turn[-1].id}
         if ending:
-            session = [_from_dict(d) for d in state.get("session") or []] + turn
+            register_thread(env, thread)  # a thread ended by its first input is still found by forget
+            session = session_of(env, state, thread)
             for layer in layers:
                 if session and (remember or not is_long_term(layer)):
                     _merge(updates, layer.on_session_end(env, session))
-            updates["session"] = [{"clear": True}]
+            last = str(messages[-1].id) if messages else ""
+            updates["session_mark"] = {"time": env.now.isoformat(), "id": last}
             updates["end_session"] = False
         return updates
 

@@ -1,8 +1,15 @@
-"""retrieve: ask every memory layer what it recalls for the latest user message."""
+"""retrieve: check the input, claim the thread, redact secrets, ask every layer what it recalls.
+
+Order matters: a refused input leaves nothing behind; the thread is registered to
+the user next, before anything else can fail (nodes/ownership.py); secrets are
+removed from the user's message (``redact_input``) before any node or model reads it,
+and the user is told in one line (state ``notice``) what kind was removed.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from langchain_core.messages import HumanMessage, RemoveMessage
 from langgraph.config import get_config
@@ -12,8 +19,9 @@ from graph.context import Context
 from nodes.env import context_of, make_env
 from nodes.input_check import InvalidInput, check_user_text
 from nodes.layers.base import MemoryLayer
+from nodes.ownership import claim_thread
 from nodes.privacy.consent import is_memory_enabled
-from stores.namespaces import THREADS
+from nodes.privacy.scrub import redact_message, removed_notice
 
 
 def latest_human(state: dict[str, Any]) -> HumanMessage | None:
@@ -21,6 +29,12 @@ def latest_human(state: dict[str, Any]) -> HumanMessage | None:
         if isinstance(msg, HumanMessage):
             return msg
     return None
+
+
+def _refuse(human: HumanMessage | None, error: str) -> dict[str, Any]:
+    """Undo the message the input step already added, so nothing is kept."""
+    undo = [RemoveMessage(id=human.id)] if human is not None and human.id else []
+    return {"messages": undo, "error": error, "recalled": [], "notice": ""}
 
 
 def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]]:
@@ -32,26 +46,29 @@ def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]
                 raise InvalidInput("no user message in the input")
             check_user_text(human.text, ctx.max_message_chars)
         except InvalidInput as err:
-            # Undo the message the input step already added, so nothing is kept.
-            undo = [RemoveMessage(id=human.id)] if human is not None and human.id else []
-            return {"messages": undo, "error": str(err), "recalled": []}
+            return _refuse(human, str(err))
         env = make_env(runtime, state)
         thread = str(get_config().get("configurable", {}).get("thread_id", ""))
-        has_history = len(state.get("messages") or []) > 1
-        if has_history and env.store.get(env.scope.ns(THREADS), thread) is None:
-            # A thread with history that this user never wrote to is someone else's.
-            undo = [RemoveMessage(id=human.id)] if human.id else []
-            return {"messages": undo, "error": f"thread {thread!r} does not belong to user {env.scope.user_id!r}", "recalled": []}
+        refused = claim_thread(env, thread, has_history=len(state.get("messages") or []) > 1)
+        if refused:
+            return _refuse(human, refused)
+        updates: dict[str, Any] = {"error": "", "notice": "", "recalled": []}
+        if ctx.redact_input:
+            clean, kinds = redact_message(human)
+            if kinds:
+                human = clean  # type: ignore[assignment]
+                updates["messages"] = [clean]  # same id: replaces the raw message in the thread
+                updates["notice"] = removed_notice(kinds)
         if not is_memory_enabled(env.store, env.scope):
-            return {"recalled": [], "error": ""}
+            return updates
         in_thread = {str(m.id) for m in state.get("messages") or []}
-        recalled = [
+        updates["recalled"] = [
             item.as_dict()
             for layer in layers
             for item in layer.recall(env, human.text)
             # a past message already in the working memory would only repeat itself
             if not (item.kind == "message" and set(item.sources) <= in_thread)
         ]
-        return {"recalled": recalled, "error": ""}
+        return updates
 
     return retrieve

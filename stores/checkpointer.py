@@ -4,20 +4,49 @@ The same ``--thread`` after a restart continues the conversation because the
 thread state lives in ``checkpoints.sqlite``. ``secure_delete`` is on so that
 deleting a thread (forgetting) overwrites its bytes instead of leaving them in
 free pages.
+
+With ``redact`` on (the ``redact_input`` setting, default on) every checkpoint and
+pending write passes through ``RedactingSerializer`` before it is written: the
+user's input is checkpointed before any graph node runs, so redacting in a node
+is too late for the file, while the serializer sees every write on every path
+(CLI, notebooks, ``langgraph dev``). With it off the checkpoint keeps the raw thread.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator
+from typing import Any
 
+from langgraph.checkpoint.serde.base import SerializerProtocol
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from stores.data_dir import DataDirError
 
 CHECKPOINT_FILE = "checkpoints.sqlite"
+
+
+class RedactingSerializer(JsonPlusSerializer):
+    """LangGraph's serializer, redacting every secret in what it writes.
+
+    A subclass rather than a wrapper, so LangGraph's msgpack allowlist still
+    applies to it. Reading is untouched: older checkpoints load as they are.
+    """
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        from nodes.privacy.scrub import (
+            redact_deep,  # on use: stores/ imports nothing from nodes/ at import
+        )
+
+        return super().dumps_typed(redact_deep(obj))
+
+
+def make_serde(redact: bool) -> SerializerProtocol | None:
+    """The serializer for a saver: redacting, or the saver's default (None)."""
+    return RedactingSerializer() if redact else None
 
 
 def checkpoint_path(data_dir: str | Path) -> Path:
@@ -31,12 +60,12 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def open_checkpointer(data_dir: str | Path) -> SqliteSaver:
+def open_checkpointer(data_dir: str | Path, *, redact: bool = True) -> SqliteSaver:
     """A sync saver for the CLI and notebooks; the caller closes ``saver.conn``."""
     path = checkpoint_path(data_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        saver = SqliteSaver(_connect(path))
+        saver = SqliteSaver(_connect(path), serde=make_serde(redact))
         saver.setup()
     except sqlite3.DatabaseError as err:
         raise DataDirError(
@@ -47,7 +76,7 @@ def open_checkpointer(data_dir: str | Path) -> SqliteSaver:
 
 
 @asynccontextmanager
-async def async_checkpointer(data_dir: str | Path) -> AsyncIterator[object]:
+async def async_checkpointer(data_dir: str | Path, *, redact: bool = True) -> AsyncIterator[object]:
     """The async saver ``langgraph dev`` uses (``langgraph.json`` → checkpointer.path)."""
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
@@ -57,6 +86,6 @@ async def async_checkpointer(data_dir: str | Path) -> AsyncIterator[object]:
     async with aiosqlite.connect(str(path)) as conn:
         await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA secure_delete=ON")
-        saver = AsyncSqliteSaver(conn)
+        saver = AsyncSqliteSaver(conn, serde=make_serde(redact))
         await saver.setup()
         yield saver

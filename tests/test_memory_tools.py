@@ -15,6 +15,7 @@ from graph.context import Context
 from models.loader import HashEmbeddings
 from nodes.layers.base import LayerEnv
 from nodes.privacy.consent import set_memory_enabled
+from nodes.privacy.forget import THREADS_KEPT
 from nodes.tools.memory_tools import MEMORY_OFF, make_memory_tools
 from stores.namespaces import EPISODES, FACTS, PROFILE, RULES, UserScope
 
@@ -110,7 +111,8 @@ def test_memory_switch_off_blocks_remember_and_search(store: InMemoryStore, tmp_
 
 def test_forget_tool_deletes_only_the_users_memories(store: InMemoryStore, tmp_path: Path) -> None:
     out = _tools(store, "alice", tmp_path)["forget"].invoke({"text": "coffee"})
-    assert out == "forget 'coffee': deleted 1 facts, 1 episodes, 1 rules."
+    # Inside a turn the tool has no checkpointer: it says that threads were not searched.
+    assert out == "forget 'coffee': deleted 1 facts, 1 episodes, 1 rules. " + THREADS_KEPT
     alice, bob = UserScope("alice"), UserScope("bob")
     assert [i.key for i in store.search(alice.root, limit=20)] == ["city"]
     assert len(store.search(bob.root, limit=20)) == 4

@@ -60,7 +60,9 @@ def test_every_message_is_stored_with_provenance(env: LayerEnv) -> None:
 
 def test_secrets_never_reach_the_log_or_its_index(env: LayerEnv) -> None:
     MessageLogLayer().on_turn(env, CHAT)
-    for v in _items(env).values():
+    items = _items(env)
+    assert len(items) == len(CHAT)
+    for v in items.values():
         assert SECRET not in v["text"] and SECRET not in v[INDEXED_FIELD]
 
 
@@ -99,6 +101,17 @@ def test_recall_uses_top_k_from_context(env: LayerEnv) -> None:
     layer.on_turn(env, CHAT)
     assert len(layer.recall(env, "painted")) == env.context.top_k
     assert layer.search(env, "   ", 5) == []
+
+
+def test_recall_drops_results_below_the_score_floor(env: LayerEnv) -> None:
+    layer = MessageLogLayer()
+    layer.on_turn(env, CHAT)
+    found = layer.search(env, "painted", env.context.top_k)
+    assert found
+    best = max(r.score for r in found)
+    assert all(r.score >= env.context.score_floor for r in layer.recall(env, "painted"))
+    env.context = Context(top_k=3, score_floor=best + 0.01)
+    assert layer.recall(env, "painted") == []
 
 
 def test_forget_removes_the_text_from_neighbours_index(env: LayerEnv) -> None:

@@ -33,6 +33,7 @@ from nodes.privacy.secrets import redact
 from stores.namespaces import MESSAGES
 
 INDEXED_FIELD = "search_text"
+_PAGE = 500
 
 
 def _date(dt: datetime) -> str:
@@ -107,7 +108,10 @@ class MessageLogLayer(LayerBase):
     # -- write policy -------------------------------------------------------
 
     def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
-        """Store each message with its neighbours in ``turn`` as context; skip unchanged ones."""
+        """Store each message with its neighbours in ``turn`` as context; skip unchanged ones.
+
+        Returns ``last_logged`` for the thread state: the next live turn links to it.
+        """
         ns = env.scope.ns(MESSAGES)
         records = [_record(m) for m in turn]
         for i, value in enumerate(records):
@@ -125,7 +129,29 @@ class MessageLogLayer(LayerBase):
         ] + relinked
         if ops:
             env.store.batch(ops)
-        return None
+        return {"last_logged": records[-1]["id"]} if records else None
+
+    def session(self, env: LayerEnv, thread: str, since: datetime | None) -> list[LoggedMessage]:
+        """What the log holds for ``thread`` said after ``since`` (all of it for None), in order.
+
+        The consolidate node's session transcript at ``end_session``: the log is durable
+        (the working layer compacts ``messages``) and holds only turns made with memory on.
+        """
+        ns, found, offset = env.scope.ns(MESSAGES), [], 0
+        while True:
+            page = env.store.search(ns, filter={"thread": thread}, limit=_PAGE, offset=offset, refresh_ttl=False)
+            offset += len(page)
+            for item in page:
+                said = parse_time(item.value.get("time"))
+                if said is not None and (since is None or said > since):
+                    found.append((said, item.value))
+            if len(page) < _PAGE:
+                break
+        found.sort(key=lambda pair: pair[0])
+        return [
+            LoggedMessage(id=v["id"], thread=v["thread"], time=said, role=v["role"], text=v.get("text", ""), name=v.get("name"))
+            for said, v in found
+        ]
 
     def forget(self, env: LayerEnv, ids: Sequence[str]) -> int:
         """Delete messages, and re-index their neighbours, whose indexed text quoted them.
@@ -164,16 +190,16 @@ class MessageLogLayer(LayerBase):
         """In live chat, make the last logged message of this session the first one's neighbour.
 
         A turn arrives alone, so without this a question's answer would never be
-        indexed with the question before it. The session log in the thread state
-        names that message; it is re-indexed with its new ``next``. Imports replay
-        whole threads at once and need none of this.
+        indexed with the question before it. The thread state's ``last_logged`` names
+        that message; it is re-indexed with its new ``next``. Imports replay whole
+        threads at once and need none of this.
         """
         if not records or records[0]["prev"] is not None:
             return []
         ns = env.scope.ns(MESSAGES)
-        earlier = [m for m in env.state.get("session") or [] if m.get("thread") == records[0]["thread"]]
-        last = env.store.get(ns, earlier[-1]["id"]) if earlier else None
-        if last is None or last.key == records[0]["id"]:
+        last_id = env.state.get("last_logged")
+        last = env.store.get(ns, last_id) if last_id else None
+        if last is None or last.key == records[0]["id"] or last.value.get("thread") != records[0]["thread"]:
             return []
         first = records[0]
         first["prev"] = last.key
@@ -191,7 +217,9 @@ class MessageLogLayer(LayerBase):
     # -- read policy --------------------------------------------------------
 
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
-        return self.search(env, query, env.context.top_k)
+        """The top-k messages scoring at least the context's ``score_floor``."""
+        floor = float(getattr(env.context, "score_floor", 0.0))
+        return [r for r in self.search(env, query, env.context.top_k) if r.score >= floor]
 
     def search(self, env: LayerEnv, query: str, k: int) -> list[Recalled]:
         """The ``k`` best single messages for ``query``, best first."""

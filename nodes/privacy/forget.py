@@ -5,12 +5,19 @@ and its history, the episode that summarised the session, rules, the raw
 message log, lines in the user's memory files, and the checkpointed threads
 that still hold the turn. Deleting rows is not enough: SQLite keeps deleted
 bytes in free pages and in its WAL, and FAISS files keep removed vectors until
-rewritten, so every operation ends by compacting (the store's ``purge()`` when
-it has one, ``wal_checkpoint(TRUNCATE)`` + ``VACUUM`` on the checkpoint file).
+rewritten, so every operation ends by compacting what held the user's data and
+nothing else: the store's ``compact(prefix)`` when it has one (rewrites only the
+user's FAISS partitions, merges the FTS index, truncates the WAL), and on the
+checkpoint file ``secure_delete`` (set before threads are deleted, so their
+rows are zeroed in place) plus ``wal_checkpoint(TRUNCATE)``. No VACUUM, which
+would rewrite every user's data to remove one user's, unless the checkpoint
+connection was not zeroing deletes before (then old free space may hold the text).
 
 Only the user's own namespaces, folder and recorded threads are touched: a
 thread is found through the user's THREADS records, never by scanning other
-users' checkpoints for the text.
+users' checkpoints for the text. Without a checkpointer (the ``forget`` tool a
+model calls inside a turn) threads are not deleted; ``ForgetReport.threads_kept``
+says so, and the tool's answer passes it on.
 """
 
 from __future__ import annotations
@@ -28,12 +35,25 @@ from nodes.layers.base import LayerEnv
 from nodes.layers.message_log import INDEXED_FIELD, MessageLogLayer
 from nodes.privacy.export import iter_items, strings_in
 from nodes.tools.memory_files import MemoryFiles
-from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, THREADS, UserScope
+from stores.namespaces import (
+    EPISODES,
+    FACTS,
+    MESSAGES,
+    PROFILE,
+    PROFILE_HISTORY,
+    RULES,
+    THREADS,
+    UserScope,
+)
 
 DEFAULT_THRESHOLD = 0.85
 MIN_FORGET_CHARS = 3
 SEARCHED_KINDS = (FACTS, PROFILE, PROFILE_HISTORY, EPISODES, RULES, MESSAGES)
 _NEAR_PAGE = 50
+THREADS_KEPT = (
+    "Conversation threads were not searched from here and may still hold it; "
+    "run /forget in the chat or `memory-agent forget` to delete those threads too."
+)
 
 
 @dataclass(frozen=True)
@@ -46,7 +66,7 @@ class UserData:
     checkpointer: BaseCheckpointSaver | None = None
 
     @classmethod
-    def of(cls, target: "UserData | LayerEnv", checkpointer: BaseCheckpointSaver | None = None) -> "UserData":
+    def of(cls, target: UserData | LayerEnv, checkpointer: BaseCheckpointSaver | None = None) -> UserData:
         """Accept a ``LayerEnv`` (data dir read from its context) or a ``UserData``."""
         if isinstance(target, UserData):
             return target if checkpointer is None else cls(target.store, target.scope, target.data_dir, checkpointer)
@@ -63,6 +83,7 @@ class ForgetReport:
     files: dict[str, int] = field(default_factory=dict)  # path -> lines removed, -1 = whole file
     threads: list[str] = field(default_factory=list)
     compacted: list[str] = field(default_factory=list)
+    threads_kept: bool = False  # no checkpointer was given, so conversations were not searched
 
     def counts(self) -> dict[str, int]:
         out = {kind: len(keys) for kind, keys in self.deleted.items() if keys}
@@ -74,13 +95,16 @@ class ForgetReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": self.action, "counts": self.counts(), "deleted": self.deleted,
-                "files": self.files, "threads": self.threads, "compacted": self.compacted}
+                "files": self.files, "threads": self.threads, "compacted": self.compacted,
+                "threads_kept": self.threads_kept}
 
     def __str__(self) -> str:
         counts = self.counts()
         if not counts:
-            return f"{self.action}: nothing matched, nothing deleted."
-        return f"{self.action}: deleted " + ", ".join(f"{n} {kind}" for kind, n in counts.items()) + "."
+            line = f"{self.action}: nothing matched, nothing deleted."
+        else:
+            line = f"{self.action}: deleted " + ", ".join(f"{n} {kind}" for kind, n in counts.items()) + "."
+        return line + (f" {THREADS_KEPT}" if self.threads_kept else "")
 
 
 def _mentions(obj: Any, needle: str) -> bool:
@@ -128,12 +152,29 @@ def _forget_messages(store: BaseStore, scope: UserScope, keys: list[str]) -> Non
         MessageLogLayer().forget(LayerEnv(store=store, scope=scope, context=None, embeddings=None), keys)  # type: ignore[arg-type]
 
 
-def compact(store: BaseStore, checkpointer: BaseCheckpointSaver | None) -> list[str]:
-    """Make deleted bytes leave the disk; returns what was compacted."""
+def _secure_delete_on(checkpointer: BaseCheckpointSaver | None) -> bool:
+    """Make the checkpoint connection zero what it deletes (a per-connection setting).
+
+    Returns True when it was off: earlier deletes and updates may then have left
+    text in free space, which only a VACUUM removes (ours is always on).
+    """
+    conn = getattr(checkpointer, "conn", None)
+    if not isinstance(conn, sqlite3.Connection):
+        return False
+    was_on = conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
+    conn.execute("PRAGMA secure_delete=ON")
+    return not was_on
+
+
+def compact(
+    store: BaseStore, checkpointer: BaseCheckpointSaver | None, scope: UserScope, *, vacuum: bool = False
+) -> list[str]:
+    """Make deleted bytes leave the disk, touching only what held ``scope``'s data
+    (``vacuum``: also rewrite the checkpoint file, see ``_secure_delete_on``)."""
     done = []
-    purge = getattr(store, "purge", None)
-    if callable(purge):
-        purge()
+    scoped = getattr(store, "compact", None)
+    if callable(scoped):
+        scoped(scope.root)
         done.append("store")
     conn = getattr(checkpointer, "conn", None)
     if isinstance(conn, sqlite3.Connection):
@@ -142,8 +183,9 @@ def compact(store: BaseStore, checkpointer: BaseCheckpointSaver | None) -> list[
         with lock if hasattr(lock, "__enter__") else nullcontext():
             conn.commit()
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            conn.execute("VACUUM")
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if vacuum:
+                conn.execute("VACUUM")
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         done.append("checkpoints")
     return done
 
@@ -184,6 +226,7 @@ def forget(
         if _mentions(item.value, needle):
             store.delete(item.namespace, item.key)
             report.deleted.setdefault(MESSAGES, []).append(item.key)
+    report.threads_kept, vacuum = where.checkpointer is None, _secure_delete_on(where.checkpointer)
     if where.checkpointer is not None:
         for record in iter_items(store, scope.ns(THREADS)):
             if _thread_mentions(where.checkpointer, record.key, needle):
@@ -192,7 +235,7 @@ def forget(
                 report.threads.append(record.key)
     if where.data_dir is not None:
         report.files = MemoryFiles(where.data_dir, scope).remove_lines(lambda line: needle in line.casefold())
-    report.compacted = compact(store, where.checkpointer)
+    report.compacted = compact(store, where.checkpointer, scope, vacuum=vacuum)
     return report
 
 
@@ -202,6 +245,7 @@ def delete_user(target: UserData | LayerEnv, *, checkpointer: BaseCheckpointSave
     store, scope = where.store, where.scope
     report = ForgetReport(action=f"delete user {scope.user_id!r}")
     items = list(iter_items(store, scope.root))
+    report.threads_kept, vacuum = where.checkpointer is None, _secure_delete_on(where.checkpointer)
     if where.checkpointer is not None:
         for record in items:
             if tuple(record.namespace) == scope.ns(THREADS):
@@ -216,5 +260,5 @@ def delete_user(target: UserData | LayerEnv, *, checkpointer: BaseCheckpointSave
         files = MemoryFiles(where.data_dir, scope)
         report.files = {vpath: -1 for vpath, _ in files.iter_files()}
         files.delete_all()
-    report.compacted = compact(store, where.checkpointer)
+    report.compacted = compact(store, where.checkpointer, scope, vacuum=vacuum)
     return report

@@ -181,7 +181,9 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("jwt", _rx(r"(?<![A-Za-z0-9_\-.])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{16,}"),
           _jwt_ok, priority=7),
     _Rule("bearer_token", _rx(r"(?i:\bbearer)\s+(?P<v>[A-Za-z0-9_\-.~+/]{16,}=*)"), _randomish, "v", 6),
-    _Rule("api_key", _rx(rf"""(?i:{_KEYWORD})["']?\s*(?:[:=]|=>|\s(?i:is|was)\s)\s*["']?
+    # Backslashes before a quote: the same assignment quoted inside a JSON string (a prompt's
+    # memory line, quoted again each time a reply repeating it is recalled).
+    _Rule("api_key", _rx(rf"""(?i:{_KEYWORD})\\{{0,8}}["']?\s*(?:[:=]|=>|\s(?i:is|was)\s)\s*\\{{0,8}}["']?
         (?P<v>[A-Za-z0-9_\-./+=]{{12,}})"""), _randomish, "v", 5),
     _Rule("password", _rx(r"""(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,30}://[^\s:/@]{1,100}:(?P<v>[^\s@/]{3,200})@[\w.\-]+"""), group="v", priority=6),
     _Rule("password", _rx(rf"""{_PW_WORD}["']?\s*(?:[:=]|=>)\s*{_PW_VALUE}"""), _not_placeholder, "v", 4),

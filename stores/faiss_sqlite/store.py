@@ -35,7 +35,7 @@ from langgraph.store.base import (
     ensure_embeddings,
 )
 
-from . import embed_cache, lexical, namespaces_ops, schema
+from . import embed_cache, lexical, maintenance, namespaces_ops, schema
 from .search import Reader
 from .ttl import Sweeper
 from .vectors import VectorIndex
@@ -102,7 +102,7 @@ class FaissSqliteStore(BaseStore):
         schema.check_dims(self._conn, self._dims)
         self._vectors = VectorIndex(self.path / "faiss", self._dims, hnsw_threshold) if self._dims else None
         interval = (ttl or {}).get("sweep_interval_minutes")
-        self._sweeper = Sweeper(self.sweep_ttl, interval) if interval else None
+        self._sweeper = Sweeper(self.expire, interval) if interval else None
 
     # -- phase 1: prepare -------------------------------------------------------
 
@@ -250,53 +250,44 @@ class FaissSqliteStore(BaseStore):
 
     def sweep_ttl(self) -> int:
         """Delete expired items now (with their vectors and FTS entries); returns how many."""
-        removed = 0
+        return self._sweep()[0]
+
+    def _sweep(self) -> tuple[int, set[int]]:
+        removed, touched = 0, set()
         with self._lock:
             self._check_open()
             while True:
-                rows = self._conn.execute(
-                    "SELECT namespaces.ns, items.key FROM items JOIN namespaces ON namespaces.id = items.ns_id "
-                    "WHERE items.expires_at <= ? LIMIT 1000",
-                    (time.time(),),
-                ).fetchall()
-                if not rows:
-                    return removed
-                with schema.write_txn(self._conn):
-                    writer = Writer(self._conn, {}, time.time())
-                    for ns, key in rows:
-                        writer.put(PreparedPut(namespaces_ops.decode(ns), key, None))
-                    changes = writer.finish()
+                count, changes, ns_ids = maintenance.sweep_expired(self._conn)
+                if not count:
+                    return removed, touched
                 self._apply(changes)
                 self._compact_lexical()
-                removed += len(rows)
+                removed += count
+                touched |= ns_ids
 
     async def asweep_ttl(self) -> int:
         return await asyncio.to_thread(self.sweep_ttl)
 
-    def purge(self) -> None:
-        """Make deletions physical: no deleted text or vector survives anywhere on disk.
+    def expire(self) -> int:
+        """Delete expired items and make it physical in the namespaces they were in
+        (see ``maintenance.compact``); returns how many items expired."""
+        removed, touched = self._sweep()
+        if touched:
+            with self._lock:
+                maintenance.compact(self._conn, self._vectors, sorted(touched))
+        return removed
 
-        Drops empty namespaces, rewrites every FAISS file from SQLite, merges the FTS
-        index (dropping deleted tokens), vacuums, and truncates the WAL.
-        """
+    def compact(self, prefix: tuple[str, ...]) -> None:
+        """Make deletions under ``prefix`` physical; no other namespace's FAISS file is touched."""
         with self._lock:
             self._check_open()
-            conn = self._conn
-            with schema.write_txn(conn):
-                gone = [r[0] for r in conn.execute(
-                    "DELETE FROM namespaces WHERE NOT EXISTS (SELECT 1 FROM items WHERE items.ns_id = namespaces.id) "
-                    "RETURNING id"
-                )]
-                lexical.optimize(conn)
-            if self._vectors is not None:
-                for ns_id in gone:
-                    self._vectors.forget(ns_id)
-                live = dict(conn.execute(
-                    "SELECT id, version FROM namespaces n WHERE EXISTS (SELECT 1 FROM item_vectors iv WHERE iv.ns_id = n.id)"
-                ).fetchall())
-                self._vectors.rewrite_all(conn, live)
-            for stmt in ("PRAGMA wal_checkpoint(TRUNCATE)", "VACUUM", "PRAGMA wal_checkpoint(TRUNCATE)"):
-                schema.retry(lambda: conn.execute(stmt).fetchall())
+            maintenance.compact(self._conn, self._vectors, maintenance.namespace_ids(self._conn, prefix))
+
+    def purge(self) -> None:
+        """Make deletions physical everywhere: every FAISS file rewritten, FTS merged, VACUUM."""
+        with self._lock:
+            self._check_open()
+            maintenance.purge(self._conn, self._vectors)
 
     async def apurge(self) -> None:
         await asyncio.to_thread(self.purge)

@@ -284,12 +284,20 @@ class VectorIndex:
             if part.dirty and (everything or big):
                 retry(lambda: self.save(conn, part))
 
+    def rewrite(self, conn: sqlite3.Connection, live_ns: dict[int, int], gone: list[int]) -> None:
+        """Rebuild and save only the partitions in ``live_ns`` (namespace id -> version)
+        from SQLite, and delete the files of ``gone``; no other file is opened."""
+        for ns_id in gone:
+            self.forget(ns_id)
+        for ns_id, version in live_ns.items():
+            self.parts.pop(ns_id, None)
+            self.save(conn, self._build(conn, ns_id, version))
+
     def rewrite_all(self, conn: sqlite3.Connection, live_ns: dict[int, int]) -> None:
         """Rebuild and save every partition from SQLite; delete every other file.
         ``live_ns`` maps namespace id to version for namespaces that hold vectors."""
         self.parts.clear()
-        for ns_id, version in live_ns.items():
-            self.save(conn, self._build(conn, ns_id, version))
+        self.rewrite(conn, live_ns, [])
         keep = {self.path(ns_id).name for ns_id in live_ns}
         for f in self.root.iterdir():
             if f.name not in keep:

@@ -1,0 +1,92 @@
+"""Redaction of whole objects: a message, a state update, a checkpoint.
+
+``redact`` works on one string; what enters thread state and checkpoints is
+nested (messages with content blocks and tool-call arguments, dicts, lists), so
+this walks it and returns a copy with every string redacted. Objects with
+nothing to redact come back as they are (no copy), which keeps the walk cheap
+on checkpoints that are written after every step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+from pydantic import BaseModel
+
+from nodes.privacy.secrets import find_secrets, redact
+
+_CACHED_CHARS = 20_000  # longer strings are redacted without caching
+
+
+@lru_cache(maxsize=8192)
+def _redacted_cached(text: str) -> str | None:
+    return redact(text) if find_secrets(text) else None
+
+
+def redact_string(text: str) -> str:
+    """``text`` redacted, or the very same object when it holds no secret."""
+    out = _redacted_cached(text) if len(text) <= _CACHED_CHARS else (redact(text) if find_secrets(text) else None)
+    return text if out is None else out
+
+
+def redact_deep(obj: Any) -> Any:
+    """A copy of ``obj`` with every string in it redacted; ``obj`` itself when clean."""
+    if isinstance(obj, str):
+        return redact_string(obj)
+    if isinstance(obj, dict):
+        items = {k: redact_deep(v) for k, v in obj.items()}
+        return items if any(items[k] is not v for k, v in obj.items()) else obj
+    if isinstance(obj, (list, tuple)):
+        seq = [redact_deep(v) for v in obj]
+        if all(a is b for a, b in zip(seq, obj)):
+            return obj
+        return seq if isinstance(obj, list) else _same_tuple(obj, seq)
+    if isinstance(obj, BaseModel):
+        update = {}
+        for name in type(obj).model_fields:
+            value = getattr(obj, name, None)
+            clean = redact_deep(value)
+            if clean is not value:
+                update[name] = clean
+        return obj.model_copy(update=update) if update else obj
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        update = {}
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name, None)
+            clean = redact_deep(value)
+            if f.init and clean is not value:
+                update[f.name] = clean
+        try:
+            return dataclasses.replace(obj, **update) if update else obj
+        except (TypeError, ValueError):
+            return obj
+    return obj
+
+
+def _same_tuple(original: tuple[Any, ...], items: list[Any]) -> tuple[Any, ...]:
+    if hasattr(original, "_fields"):  # a named tuple
+        return type(original)(*items)
+    return tuple(items)
+
+
+def secret_kinds(text: str) -> list[str]:
+    """The kinds of secret in ``text``, each once, in order of appearance."""
+    return list(dict.fromkeys(kind for _, _, kind in find_secrets(text)))
+
+
+def redact_message(message: BaseMessage) -> tuple[BaseMessage, list[str]]:
+    """The message with its secrets removed (same id, so it replaces the original in
+    state), and the kinds that were removed."""
+    kinds = secret_kinds(message.text)
+    if not kinds:
+        return message, []
+    return redact_deep(message), kinds
+
+
+def removed_notice(kinds: list[str]) -> str:
+    """The one line the user is told about what left their message."""
+    names = ", ".join(k.replace("_", " ") for k in kinds)
+    return f"Removed from your message before it was stored or shown to the model: {names}."
