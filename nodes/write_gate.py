@@ -146,11 +146,16 @@ class MemoryGate(BaseStore):
         return MemoryGate(self._raw, self.scope, consent=False, max_value_bytes=self.max_value_bytes,
                           max_string_chars=self.max_string_chars)
 
-    def purge(self) -> None:
-        """Make deletions physical (the raw store's ``purge``, when it has one)."""
-        purge = getattr(self._raw, "purge", None)
-        if callable(purge):
-            purge()
+    def compact(self, prefix: tuple[str, ...]) -> None:
+        """Make this user's deletions physical (the raw store's scoped ``compact``, when it has one).
+
+        Only the user's own prefix is accepted: compaction rewrites what held the
+        data, and another user's partitions are none of this gate's business.
+        """
+        self._in_scope(prefix)
+        compact = getattr(self._raw, "compact", None)
+        if callable(compact):
+            compact(tuple(prefix))
 
     # -- BaseStore --------------------------------------------------------------
 
