@@ -121,3 +121,42 @@ def parse_intent(text: str) -> Intent | None:
         return None
     target = _forget_target(m.group("verb"), m.group("rest"))
     return Intent("forget", target) if target else None
+
+
+# Words that frame a forget target without naming what to find ("that I'm …", "my …").
+_FRAME = frozenset(
+    "i i'm im me my mine myself we our a an the that this is am are was were be been being do does did "
+    "have has had got called named about of on at in to for as from with where what who how when which "
+    "live lives living lived work works working worked told tell said say mentioned "
+    "you your know remember any some very really".split()
+)
+# Topic words that the extractor files under another word ("my job" is stored as "work").
+_TOPICS = {
+    "job": "work", "jobs": "work", "career": "work", "employer": "work", "occupation": "occupation",
+    "profession": "occupation", "address": "location", "home": "location", "city": "location",
+    "birthday": "birthday", "diet": "diet", "health": "health", "medical": "health", "diagnosis": "health",
+    "family": "family", "name": "name", "allergy": "allergies", "allergies": "allergies", "age": "age",
+}
+MIN_NEEDLE_CHARS = 3
+
+
+def needles(target: str) -> list[str]:
+    """What to search memory for, in order: the target's content words, last first
+    ("my name is Sam" -> "sam"; memories are kept in the third person, so "I'm
+    vegetarian" is stored as "The user is vegetarian."), then the target as said,
+    then the topic it is filed under ("my job" -> "work")."""
+    said = " ".join(target.casefold().split()).strip(" .,!?")
+    words = re.findall(r"[\w'@.+-]+", said)
+    runs: list[list[str]] = [[]]
+    for word in words:
+        if word in _FRAME:
+            runs.append([])
+        else:
+            runs[-1].append(word)
+    content = [" ".join(r) for r in reversed(runs) if r]  # the value comes last: "my name is Sam"
+    topics = [_TOPICS[w] for w in words if w in _TOPICS] + (["location"] if "live" in words else [])
+    out: list[str] = []
+    for candidate in [*content, said, *topics]:
+        if len(candidate) >= MIN_NEEDLE_CHARS and candidate not in out:
+            out.append(candidate)
+    return out
