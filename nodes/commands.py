@@ -23,11 +23,13 @@ start of the next input, so a memory listing is never logged or fed to the model
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any, Callable, Iterator, cast
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage
+from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from langgraph.config import get_config
 from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 from langgraph.graph import END
@@ -70,6 +72,37 @@ def approved(answer: Any) -> bool:
 
 def _thread_id() -> str:
     return str(get_config().get("configurable", {}).get("thread_id", "default"))
+
+
+class _LoopBridge:
+    """The sync calls forget needs (``list``, ``delete_thread``) on an async-only saver.
+
+    LangGraph Server wraps a custom checkpointer in an adapter that only speaks
+    async; this node runs in a worker thread, so the calls go to the saver's loop.
+    """
+
+    def __init__(self, saver: BaseCheckpointSaver, loop: asyncio.AbstractEventLoop) -> None:
+        self.saver, self.loop = saver, loop
+
+    def list(self, config: Any) -> Iterator[CheckpointTuple]:
+        async def collect() -> list[CheckpointTuple]:
+            return [t async for t in self.saver.alist(config)]
+
+        return iter(asyncio.run_coroutine_threadsafe(collect(), self.loop).result())
+
+    def delete_thread(self, thread_id: str) -> None:
+        asyncio.run_coroutine_threadsafe(self.saver.adelete_thread(thread_id), self.loop).result()
+
+
+def _checkpointer() -> BaseCheckpointSaver | None:
+    """The run's checkpointer, with working sync ``list``/``delete_thread``."""
+    saver = get_config().get("configurable", {}).get(CONFIG_KEY_CHECKPOINTER)
+    if not isinstance(saver, BaseCheckpointSaver):
+        return None
+    if type(saver).delete_thread is not BaseCheckpointSaver.delete_thread:
+        return saver
+    loop = getattr(saver, "loop", None)
+    return cast(BaseCheckpointSaver, _LoopBridge(saver, loop)) if isinstance(loop, asyncio.AbstractEventLoop) else None
 
 
 def _pick(env: LayerEnv, target: str, others: list[AnyMessage]) -> tuple[str, dict[str, list[str]], int] | None:
@@ -115,7 +148,7 @@ def _forget(env: LayerEnv, state: dict[str, Any], intent: Intent, request: Human
     answer = interrupt({"type": CONFIRM_TYPE, "question": question, "count": count, "match": needle, "preview": shown})
     if not approved(answer):
         return {**undo, "reply": "OK, I kept everything as it was. Nothing was deleted."}
-    thread, saver = _thread_id(), get_config().get("configurable", {}).get(CONFIG_KEY_CHECKPOINTER)
+    thread, saver = _thread_id(), _checkpointer()
     if saver is not None:
         saver.delete_thread(thread)  # its checkpoints hold the request; forget compacts the file next
     report = forget(replace(env, store=env.gate.forgetting()), needle, checkpointer=saver)
