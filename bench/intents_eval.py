@@ -74,7 +74,8 @@ def main(argv: list[str]) -> int:
     """Print precision and recall per split, and every error."""
     rows = load(Path(argv[0]) if argv else DEFAULT_SET)
     for split, s in sorted(score(rows).items()):
-        print(f"{split:8s} n={s.total:4d}  precision={s.precision:.3f}  recall={s.recall:.3f}  (tp={s.tp} fp={s.fp} fn={s.fn})")
+        counts = f"(tp={s.tp} fp={s.fp} fn={s.fn})"
+        print(f"{split:8s} n={s.total:4d}  precision={s.precision:.3f}  recall={s.recall:.3f}  {counts}")
         for err in s.errors:
             print(f"  {err}")
     return 0

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Any, Callable, Iterator, cast
+from typing import Any, cast
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage
 from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
@@ -125,7 +126,8 @@ def _preview(found: dict[str, list[str]], in_thread: int) -> tuple[int, list[str
 
 def _scrub(state: dict[str, Any], needle: str, request: HumanMessage) -> dict[str, Any]:
     """State updates that take ``needle`` (and the request) out of this thread."""
-    gone = [RemoveMessage(id=str(m.id)) for m in state.get("messages") or [] if m.id == request.id or _mentions(m.content, needle)]
+    messages = state.get("messages") or []
+    gone = [RemoveMessage(id=str(m.id)) for m in messages if m.id == request.id or _mentions(m.content, needle)]
     updates: dict[str, Any] = {"messages": gone, "recalled": [], "system_prompt": ""}
     session = state.get("session") or []
     if any(_mentions(entry, needle) for entry in session):

@@ -38,7 +38,8 @@ _RULES: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     ("memory_on", re.compile(
         r"^(?:you (?:can|may) (?:start )?remember(?:ing)?|(?:start|begin) remembering|remember)"
         rf"(?: (?:things|stuff|everything))?(?: {_ABOUT_ME})? again$"
-        r"|^(?:turn|switch) (?:your |the )?memory (?:back )?on(?: again)?$|^(?:turn|switch) (?:back )?on (?:your |the )?memory$"
+        r"|^(?:turn|switch) (?:your |the )?memory (?:back )?on(?: again)?$"
+        r"|^(?:turn|switch) (?:back )?on (?:your |the )?memory$"
         r"|^(?:re-?)?enable (?:your |the )?memory(?: again)?$", _I)),
     ("memory_off", re.compile(
         r"^stop (?:remembering|saving|storing|keeping) (?:things|stuff|anything|everything|what i (?:say|tell you))"
@@ -144,7 +145,8 @@ def needles(target: str) -> list[str]:
     """What to search memory for, in order: the target's content words, last first
     ("my name is Sam" -> "sam"; memories are kept in the third person, so "I'm
     vegetarian" is stored as "The user is vegetarian."), then the target as said,
-    then the topic it is filed under ("my job" -> "work")."""
+    then the topic it is filed under ("my job" -> "work").
+    """
     said = " ".join(target.casefold().split()).strip(" .,!?")
     words = re.findall(r"[\w'@.+-]+", said)
     runs: list[list[str]] = [[]]

@@ -20,7 +20,9 @@ from tests.conftest import ROOT
 
 def test_graph_reads_retrieve_assemble_respond_tools_consolidate() -> None:
     g = build_graph(layers=[]).compile().get_graph()
-    assert set(g.nodes) == {"__start__", "commands", "retrieve", "assemble", "respond", "tools", "consolidate", "__end__"}
+    assert set(g.nodes) == {
+        "__start__", "commands", "retrieve", "assemble", "respond", "tools", "consolidate", "__end__"
+    }
     edges = {(e.source, e.target): e.conditional for e in g.edges}
     assert edges == {
         ("__start__", "commands"): False,

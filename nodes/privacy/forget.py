@@ -155,13 +155,16 @@ def _matching(
     needle, out = text.strip().casefold(), {}
     for kind in SEARCHED_KINDS:
         ns = scope.ns(kind)
-        doomed = {(tuple(i.namespace), i.key) for i in iter_items(store, ns) if _mentions(_own_text(kind, i.value), needle)}
+        doomed = {(tuple(i.namespace), i.key) for i in iter_items(store, ns)
+                  if _mentions(_own_text(kind, i.value), needle)}
         doomed |= _near_keys(store, ns, text.strip(), threshold)
         out[kind] = {(namespace, key) for namespace, key in doomed if scope.owns(namespace)}
     return out
 
 
-def would_forget(target: UserData | LayerEnv, text: str, *, threshold: float = DEFAULT_THRESHOLD) -> dict[str, list[str]]:
+def would_forget(
+    target: UserData | LayerEnv, text: str, *, threshold: float = DEFAULT_THRESHOLD
+) -> dict[str, list[str]]:
     """A dry run of ``forget``'s store matching: per kind, the texts it would delete.
 
     Lets a caller show what a forget request would remove and ask before deleting.
