@@ -117,7 +117,7 @@ def _pick(env: LayerEnv, target: str, others: list[AnyMessage]) -> tuple[str, di
 
 
 def _preview(found: dict[str, list[str]], in_thread: int) -> tuple[int, list[str]]:
-    texts = [t for kind in sorted(found) for t in found[kind]]
+    texts = [" / ".join(t.split("\n")) for kind in sorted(found) for t in found[kind]]
     shown = [t if len(t) <= PREVIEW_CHARS else t[: PREVIEW_CHARS - 1] + "…" for t in texts[:PREVIEW_LINES]]
     if in_thread:
         shown.append(f"{in_thread} message(s) in this conversation")
