@@ -57,6 +57,7 @@ bench: install-dev
 	$(PY) -m bench.locomo_recall
 	$(PY) -m bench.extraction_eval
 	$(PY) -m bench.secrets_eval
+	$(PY) -m bench.intents_eval
 
 clean:
 	rm -rf $(VENV) data .langgraph_api

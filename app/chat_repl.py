@@ -20,11 +20,19 @@ HELP = """Commands:
   /help            this text"""
 
 
+def _question(proposal: dict[str, object]) -> str:
+    """How an interrupt is asked: a forget confirmation (nodes/commands.py) or a rule review."""
+    if proposal.get("type") == "forget_confirm":
+        shown = proposal.get("preview") or []
+        lines = "".join(f"\n  - {line}" for line in shown if isinstance(shown, list))
+        return f"[confirm] {proposal.get('question')}{lines}\n[y/N] "
+    return f"[review] save this rule? {proposal.get('rule')!r} ({proposal.get('action', 'add')}) [y/N] "
+
+
 def _review(agent: MemoryAgent, thread: str, result: TurnResult, ask: Callable[[str], str]) -> TurnResult:
-    """Answer rule-review interrupts until the turn completes."""
+    """Answer interrupts (forget confirmations, rule reviews) until the turn completes."""
     while result.interrupt:
-        proposal = result.interrupt
-        answer = ask(f"[review] save this rule? {proposal.get('rule')!r} ({proposal.get('action', 'add')}) [y/N] ")
+        answer = ask(_question(result.interrupt))
         result = agent.resume(thread, answer.strip().lower() in {"y", "yes"})
     return result
 

@@ -61,6 +61,25 @@ def _session_2(agent: MemoryAgent) -> None:
     print(result.system_prompt)
     _banner("Answer")
     print(f"agent> {result.reply}")
+    _plain_words(agent)
+
+
+PLAIN_WORDS = ["What do you remember about me?", "Forget that I live in Lisbon."]
+
+
+def _plain_words(agent: MemoryAgent) -> None:
+    """Memory commands in plain words (nodes/commands.py): no slash, the same on every model."""
+    _banner("Memory commands in plain words")
+    for text in PLAIN_WORDS:
+        print(f"\nuser> {text}")
+        result = agent.say(text, "demo-commands")
+        while result.interrupt:  # a forget asks first; the demo answers yes
+            print(f"[confirm] {result.interrupt.get('question')}")
+            for line in result.interrupt.get("preview") or []:
+                print(f"  - {line}")
+            print("[y/N] y (demo)")
+            result = agent.resume("demo-commands", True)
+        print(f"agent> {result.reply}")
 
 
 def run_demo(args: argparse.Namespace) -> int:

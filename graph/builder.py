@@ -1,9 +1,10 @@
 """The one small builder that wires memory layers into the turn graph.
 
-    START ─► retrieve ─► assemble ─► respond ─► consolidate ─► END
-      │                              ▲     │         ▲
-      │                              └tools┘         │
-      └──── (end_session) ───────────────────────────┘
+    START ─► commands ─► retrieve ─► assemble ─► respond ─► consolidate ─► END
+                │  │                             ▲     │         ▲
+                │  │                             └tools┘         │
+                │  └──── (end_session) ──────────────────────────┘
+                └─────── (a memory command in plain words: nodes/commands.py) ─► END
 
 Pass ``layers`` to swap, add or remove a memory layer; pass ``chat_model`` to
 use a model object instead of the ``chat_model`` spec in the context; pass
@@ -25,6 +26,7 @@ from langgraph.types import Checkpointer
 from graph.context import Context
 from graph.state import State
 from nodes.assemble import assemble
+from nodes.commands import make_commands
 from nodes.consolidate import make_consolidate
 from nodes.layers.base import MemoryLayer
 from nodes.respond import make_respond
@@ -32,7 +34,7 @@ from nodes.retrieve import make_retrieve
 from nodes.tools.bundle import memory_tools
 from nodes.tools.tool_node import ToolFactory, make_tool_node
 
-NODES = ("retrieve", "assemble", "respond", "consolidate")
+NODES = ("commands", "retrieve", "assemble", "respond", "consolidate")
 
 
 def default_layers() -> list[MemoryLayer]:
@@ -44,10 +46,6 @@ def default_layers() -> list[MemoryLayer]:
     from nodes.layers.working import WorkingMemoryLayer
 
     return [WorkingMemoryLayer(), ProceduralLayer(), SemanticLayer(), EpisodicLayer(), MessageLogLayer()]
-
-
-def _start(state: dict[str, Any]) -> str:
-    return "consolidate" if state.get("end_session") else "retrieve"
 
 
 def _after_retrieve(state: dict[str, Any]) -> str:
@@ -67,12 +65,13 @@ def build_graph(
     """The uncompiled turn graph (``langgraph dev`` compiles it with its own persistence)."""
     layers = list(default_layers() if layers is None else layers)
     g = StateGraph(State, context_schema=Context)
+    g.add_node("commands", make_commands(), destinations=("retrieve", "consolidate", END))
     g.add_node("retrieve", make_retrieve(layers))
     g.add_node("assemble", assemble)
     g.add_node("respond", make_respond(chat_model, tool_factory))
     g.add_node("tools", make_tool_node(tool_factory or (lambda runtime, state: [])))
     g.add_node("consolidate", make_consolidate(layers, chat_model))
-    g.add_conditional_edges(START, _start, ["retrieve", "consolidate"])
+    g.add_edge(START, "commands")
     g.add_conditional_edges("retrieve", _after_retrieve, ["assemble", END])
     g.add_edge("assemble", "respond")
     g.add_conditional_edges("respond", _after_respond, ["tools", "consolidate"])

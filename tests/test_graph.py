@@ -20,11 +20,15 @@ from tests.conftest import ROOT
 
 def test_graph_reads_retrieve_assemble_respond_tools_consolidate() -> None:
     g = build_graph(layers=[]).compile().get_graph()
-    assert set(g.nodes) == {"__start__", "retrieve", "assemble", "respond", "tools", "consolidate", "__end__"}
+    assert set(g.nodes) == {
+        "__start__", "commands", "retrieve", "assemble", "respond", "tools", "consolidate", "__end__"
+    }
     edges = {(e.source, e.target): e.conditional for e in g.edges}
     assert edges == {
-        ("__start__", "retrieve"): True,
-        ("__start__", "consolidate"): True,  # session end skips straight to consolidation
+        ("__start__", "commands"): False,
+        ("commands", "retrieve"): True,
+        ("commands", "consolidate"): True,  # session end skips straight to consolidation
+        ("commands", "__end__"): True,  # a memory command in plain words (nodes/commands.py)
         ("retrieve", "assemble"): True,
         ("retrieve", "__end__"): True,  # refused input
         ("assemble", "respond"): False,
@@ -33,7 +37,7 @@ def test_graph_reads_retrieve_assemble_respond_tools_consolidate() -> None:
         ("respond", "consolidate"): True,
         ("consolidate", "__end__"): False,
     }
-    assert NODES == ("retrieve", "assemble", "respond", "consolidate")
+    assert NODES == ("commands", "retrieve", "assemble", "respond", "consolidate")
 
 
 def test_full_turn_with_scripted_model(ctx) -> None:

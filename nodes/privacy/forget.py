@@ -190,6 +190,38 @@ def compact(
     return done
 
 
+def _matching(
+    store: BaseStore, scope: UserScope, text: str, threshold: float
+) -> dict[str, set[tuple[tuple[str, ...], str]]]:
+    """Per searched kind, the (namespace, key) of every item that forget would delete."""
+    needle, out = text.strip().casefold(), {}
+    for kind in SEARCHED_KINDS:
+        ns = scope.ns(kind)
+        doomed = {(tuple(i.namespace), i.key) for i in iter_items(store, ns)
+                  if _mentions(_own_text(kind, i.value), needle)}
+        doomed |= _near_keys(store, ns, text.strip(), threshold)
+        out[kind] = {(namespace, key) for namespace, key in doomed if scope.owns(namespace)}
+    return out
+
+
+def would_forget(
+    target: UserData | LayerEnv, text: str, *, threshold: float = DEFAULT_THRESHOLD
+) -> dict[str, list[str]]:
+    """A dry run of ``forget``'s store matching: per kind, the texts it would delete.
+
+    Lets a caller show what a forget request would remove and ask before deleting.
+    """
+    if not isinstance(text, str) or len(text.strip()) < MIN_FORGET_CHARS:
+        raise ValueError(f"say what to forget in at least {MIN_FORGET_CHARS} characters")
+    where = UserData.of(target)
+    out: dict[str, list[str]] = {}
+    for kind, keys in _matching(where.store, where.scope, text, threshold).items():
+        items = (where.store.get(namespace, key) for namespace, key in sorted(keys))
+        texts = [str(i.value.get("text") or i.key) for i in items if i is not None]
+        out.update({kind: texts} if texts else {})
+    return out
+
+
 def forget(
     target: UserData | LayerEnv,
     text: str,
@@ -210,11 +242,7 @@ def forget(
     where = UserData.of(target, checkpointer)
     store, scope, needle = where.store, where.scope, text.strip().casefold()
     report = ForgetReport(action=f"forget {text.strip()!r}")
-    for kind in SEARCHED_KINDS:
-        ns = scope.ns(kind)
-        doomed = {(tuple(i.namespace), i.key) for i in iter_items(store, ns) if _mentions(_own_text(kind, i.value), needle)}
-        doomed |= _near_keys(store, ns, text.strip(), threshold)
-        doomed = {(namespace, key) for namespace, key in doomed if scope.owns(namespace)}
+    for kind, doomed in _matching(store, scope, text, threshold).items():
         if kind == MESSAGES:
             _forget_messages(store, scope, sorted(key for _, key in doomed))
         else:

@@ -1,0 +1,206 @@
+"""commands: memory commands said in plain words, handled before the model sees them.
+
+Runs first on every input (START -> commands), so the CLI, Studio and the SDK
+all get it, and on every model: a capable model keeps its tools, but the rule
+answers an unambiguous request first. A handled request goes to END: it is not
+recalled against, answered by the model, logged or consolidated.
+
+A forget request shows what it would delete and asks first, through LangGraph's
+``interrupt`` (resume with ``Command(resume=True/False)`` or ``{"approve": ...}``);
+nothing is deleted on a guess. Once confirmed, the request leaves no trace:
+
+- the store, memory files and the user's other threads: ``nodes/privacy/forget.py``;
+- this thread's checkpoints (the request, and the confirmation that quotes what
+  it deletes, are in them): deleted here with ``delete_thread`` before forget
+  compacts the file, so the run's next checkpoint starts a fresh history;
+- this thread's state, which the run writes back: the request and every message
+  that mentions the forgotten text are removed (``RemoveMessage``), as are the
+  session log entries, summary lines and last prompt that mention it.
+
+Command replies are marked (``additional_kwargs[COMMAND_KEY]``) and removed at the
+start of the next input, so a memory listing is never logged or fed to the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any, cast
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage
+from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
+from langgraph.config import get_config
+from langgraph.constants import CONFIG_KEY_CHECKPOINTER
+from langgraph.graph import END
+from langgraph.runtime import Runtime
+from langgraph.types import Command, interrupt
+
+from graph.context import Context
+from nodes.ownership import register_thread
+from nodes.env import make_env
+from nodes.intents import Intent, needles, parse_intent
+from nodes.layers.base import LayerEnv
+from nodes.privacy.consent import set_memory_enabled
+from nodes.privacy.export import export_user, render_memories, strings_in
+from nodes.privacy.forget import forget, would_forget
+from stores.namespaces import THREADS
+
+COMMAND_KEY = "memory_command"
+CONFIRM_TYPE = "forget_confirm"
+PREVIEW_LINES = 3
+PREVIEW_CHARS = 80
+YES = frozenset({"y", "yes", "true", "approve", "ok", "confirm", "delete"})
+
+
+def _reply(kind: str, text: str) -> AIMessage:
+    return AIMessage(content=text, id=f"cmd-{uuid.uuid4().hex}", additional_kwargs={COMMAND_KEY: kind})
+
+
+def _mentions(obj: Any, needle: str) -> bool:
+    return any(needle in s.casefold() for s in strings_in(obj))
+
+
+def approved(answer: Any) -> bool:
+    """A resume value as yes/no: True/False, "y"/"n", or {"approve": bool}."""
+    if isinstance(answer, dict):
+        answer = answer.get("approve", answer.get("approved", False))
+    if isinstance(answer, str):
+        return answer.strip().casefold() in YES
+    return answer is True
+
+
+def _thread_id() -> str:
+    return str(get_config().get("configurable", {}).get("thread_id", "default"))
+
+
+class _LoopBridge:
+    """The sync calls forget needs (``list``, ``delete_thread``) on an async-only saver.
+
+    LangGraph Server wraps a custom checkpointer in an adapter that only speaks
+    async; this node runs in a worker thread, so the calls go to the saver's loop.
+    """
+
+    def __init__(self, saver: BaseCheckpointSaver, loop: asyncio.AbstractEventLoop) -> None:
+        self.saver, self.loop = saver, loop
+
+    def list(self, config: Any) -> Iterator[CheckpointTuple]:
+        async def collect() -> list[CheckpointTuple]:
+            return [t async for t in self.saver.alist(config)]
+
+        return iter(asyncio.run_coroutine_threadsafe(collect(), self.loop).result())
+
+    def delete_thread(self, thread_id: str) -> None:
+        asyncio.run_coroutine_threadsafe(self.saver.adelete_thread(thread_id), self.loop).result()
+
+
+def _checkpointer() -> BaseCheckpointSaver | None:
+    """The run's checkpointer, with working sync ``list``/``delete_thread``."""
+    saver = get_config().get("configurable", {}).get(CONFIG_KEY_CHECKPOINTER)
+    if not isinstance(saver, BaseCheckpointSaver):
+        return None
+    if type(saver).delete_thread is not BaseCheckpointSaver.delete_thread:
+        return saver
+    loop = getattr(saver, "loop", None)
+    return cast(BaseCheckpointSaver, _LoopBridge(saver, loop)) if isinstance(loop, asyncio.AbstractEventLoop) else None
+
+
+def _pick(env: LayerEnv, target: str, others: list[AnyMessage]) -> tuple[str, dict[str, list[str]], int] | None:
+    """The most specific search text that finds something: (text, store matches, thread messages)."""
+    for needle in needles(target):
+        found = would_forget(env, needle)
+        in_thread = sum(1 for m in others if _mentions(m.content, needle))
+        if found or in_thread:
+            return needle, found, in_thread
+    return None
+
+
+def _preview(found: dict[str, list[str]], in_thread: int) -> tuple[int, list[str]]:
+    texts = [" / ".join(t.split("\n")) for kind in sorted(found) for t in found[kind]]
+    shown = [t if len(t) <= PREVIEW_CHARS else t[: PREVIEW_CHARS - 1] + "…" for t in texts[:PREVIEW_LINES]]
+    if in_thread:
+        shown.append(f"{in_thread} message(s) in this conversation")
+    return len(texts) + in_thread, shown
+
+
+def _scrub(state: dict[str, Any], needle: str, request: HumanMessage) -> dict[str, Any]:
+    """State updates that take ``needle`` (and the request) out of this thread."""
+    messages = state.get("messages") or []
+    gone = [RemoveMessage(id=str(m.id)) for m in messages if m.id == request.id or _mentions(m.content, needle)]
+    updates: dict[str, Any] = {"messages": gone, "recalled": [], "system_prompt": ""}
+    session = state.get("session") or []
+    if any(_mentions(entry, needle) for entry in session):
+        updates["session"] = [{"clear": True}, *(e for e in session if not _mentions(e, needle))]
+    summary = state.get("summary") or ""
+    if needle in summary.casefold():
+        updates["summary"] = "\n".join(line for line in summary.splitlines() if needle not in line.casefold())
+    return updates
+
+
+def _forget(env: LayerEnv, state: dict[str, Any], intent: Intent, request: HumanMessage) -> dict[str, Any]:
+    others = [m for m in state.get("messages") or [] if m.id != request.id]
+    undo = {"messages": [RemoveMessage(id=str(request.id))]}
+    picked = _pick(env, intent.target, others)
+    if picked is None:
+        return {**undo, "reply": "I looked, and I don't remember anything about that. Nothing was deleted."}
+    needle, found, in_thread = picked
+    count, shown = _preview(found, in_thread)
+    question = f"Delete {count} memory item(s) matching {needle!r}? This cannot be undone."
+    answer = interrupt({"type": CONFIRM_TYPE, "question": question, "count": count, "match": needle, "preview": shown})
+    if not approved(answer):
+        return {**undo, "reply": "OK, I kept everything as it was. Nothing was deleted."}
+    thread, saver = _thread_id(), _checkpointer()
+    if saver is not None:
+        saver.delete_thread(thread)  # its checkpoints hold the request; forget compacts the file next
+    report = forget(replace(env, store=env.gate.forgetting()), needle, checkpointer=saver)
+    register_thread(env, thread)  # the run re-creates the thread: keep it this user's
+    counts = report.counts()
+    deleted = sum(n for kind, n in counts.items() if kind != "threads") + in_thread
+    return {**_scrub(state, needle, request), "reply": f"Done: I deleted {deleted} memory item(s). It is gone."}
+
+
+def _handle(env: LayerEnv, state: dict[str, Any], intent: Intent, request: HumanMessage) -> dict[str, Any]:
+    if intent.kind == "forget":
+        return _forget(env, state, intent, request)
+    undo = {"messages": [RemoveMessage(id=str(request.id))]}
+    if intent.kind == "show":
+        return {**undo, "reply": render_memories(export_user(env.store, env.scope, env.context.data_dir))}
+    on = intent.kind == "memory_on"
+    set_memory_enabled(env.store, env.scope, on)
+    reply = (
+        "OK, I'll remember things about you again."
+        if on
+        else "OK, I've stopped remembering new things about you. Say \"you can remember again\" to switch it back on."
+    )
+    return {**undo, "reply": reply}
+
+
+def _owned(env: LayerEnv, state: dict[str, Any]) -> bool:
+    """A thread with history that this user never wrote to is someone else's: leave it to retrieve."""
+    return len(state.get("messages") or []) <= 1 or env.store.get(env.scope.ns(THREADS), _thread_id()) is not None
+
+
+def make_commands() -> Callable[..., Command[Any]]:
+    """The ``commands`` node: goes to END when it handled the input, else on to the turn."""
+
+    def commands(state: dict[str, Any], runtime: Runtime[Context]) -> Command[Any]:
+        messages = state.get("messages") or []
+        stale = [RemoveMessage(id=str(m.id)) for m in messages if COMMAND_KEY in (m.additional_kwargs or {})]
+        if state.get("end_session"):
+            return Command(update={"messages": stale}, goto="consolidate")
+        request = messages[-1] if messages and isinstance(messages[-1], HumanMessage) else None
+        intent = parse_intent(request.text) if request is not None else None
+        if request is None or intent is None:
+            return Command(update={"messages": stale}, goto="retrieve")
+        env = make_env(runtime, state)
+        if not _owned(env, state):
+            return Command(update={"messages": stale}, goto="retrieve")
+        done = _handle(env, state, intent, request)
+        register_thread(env, _thread_id())
+        reply = _reply(intent.kind, done.pop("reply"))
+        removed = {m.id: m for m in [*stale, *done.get("messages", [])]}  # one RemoveMessage per id
+        done["messages"] = [*removed.values(), reply]
+        return Command(update=done, goto=END)
+
+    return commands

@@ -1,0 +1,64 @@
+"""A plain-words forget in Studio: the confirmation interrupt resumed both ways through the SDK.
+
+One real ``langgraph dev`` (started as in tests/test_studio_e2e.py), scripted
+chat model and hash embeddings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.test_studio_e2e import RUN_TIMEOUT_S, dev_server, pytestmark  # noqa: F401  (same skip rule)
+
+
+async def _drive(url: str) -> None:
+    from langgraph_sdk import get_client
+
+    client = get_client(url=url, timeout=RUN_TIMEOUT_S)
+    assistant = (await client.assistants.search(graph_id="agent"))[0]["assistant_id"]
+    ctx = {"user_id": "A", "chat_model": "scripted", "embedding_model": "hash:384", "review_rules": False}
+
+    async def run(thread: str, **kwargs: Any) -> dict[str, Any]:
+        out = await asyncio.wait_for(client.runs.wait(thread, assistant, context=ctx, **kwargs), timeout=RUN_TIMEOUT_S)
+        assert isinstance(out, dict), out
+        return out
+
+    async def remembered() -> str:
+        return json.dumps((await client.store.search_items(["users", "A"], limit=100))["items"]).lower()
+
+    def say(text: str) -> dict[str, Any]:
+        return {"messages": [{"role": "user", "content": text}]}
+
+    t1 = (await client.threads.create())["thread_id"]
+    await run(t1, input=say("I'm vegetarian."))
+    await run(t1, input={"end_session": True})
+    assert "vegetarian" in await remembered()
+
+    # Asked, then declined: nothing changes.
+    t2 = (await client.threads.create())["thread_id"]
+    paused = await run(t2, input=say("Forget that I'm vegetarian."))
+    interrupts = paused.get("__interrupt__") or []
+    assert interrupts and interrupts[0]["value"]["type"] == "forget_confirm", paused
+    assert (await client.threads.get_state(t2))["next"] == ["commands"]
+    out = await run(t2, command={"resume": False})
+    assert "Nothing was deleted" in out["messages"][-1]["content"]
+    assert "vegetarian" in await remembered()
+
+    # Asked again, confirmed: gone from the store and from both threads' state.
+    assert (await run(t2, input=say("Please forget that I'm vegetarian."))).get("__interrupt__")
+    out = await run(t2, command={"resume": {"approve": True}})
+    assert out["messages"][-1]["content"].startswith("Done: I deleted"), out["messages"]
+    assert "vegetarian" not in await remembered()
+    assert "vegetarian" not in json.dumps(out).lower()
+    state = await client.threads.get_state(t2)
+    assert state["next"] == [] and "vegetarian" not in json.dumps(state["values"]).lower()
+
+
+def test_forget_confirmation_in_studio(tmp_path: Path) -> None:
+    with dev_server(tmp_path, tmp_path / "data") as (url, _proc, log):
+        asyncio.run(_drive(url))
+    text = log.read_text(errors="replace")
+    assert "Traceback" not in text and "BlockingError" not in text, text[-3000:]
