@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install install-dev demo test test-fast lint chat studio bench clean help
+.PHONY: install install-dev demo test test-fast lint chat studio bench notebooks clean help
 
 help:
 	@echo "make demo   - set up and run the two-session memory demo on the embedded models"
@@ -16,6 +16,7 @@ help:
 	@echo "make chat   - talk to the agent (USER=you THREAD=t1)"
 	@echo "make studio - run the graph in LangGraph Studio (langgraph dev)"
 	@echo "make bench  - run the benchmarks in bench/"
+	@echo "make notebooks - rebuild notebooks/*.ipynb from notebooks/src/ (jupytext) and execute them"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +59,15 @@ bench: install-dev
 	$(PY) -m bench.extraction_eval
 	$(PY) -m bench.secrets_eval
 	$(PY) -m bench.intents_eval
+
+# Each notebook is built from its percent-format source by jupytext (--update keeps
+# cell ids, so diffs show only what changed), then executed in place with outputs.
+# NB=03 rebuilds only the notebooks whose name starts with 03.
+notebooks: install-dev
+	@for src in notebooks/src/$(NB)*.py; do \
+	  nb=notebooks/$$(basename $$src .py).ipynb; \
+	  $(VENV)/bin/jupytext --quiet --update --to ipynb --output $$nb $$src && $(PY) notebooks/execute.py $$nb || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) data .langgraph_api

@@ -1,10 +1,12 @@
 """Conversation import: a JSONL file of past messages becomes long-term memory.
 
-Contract (DESIGN §7): one message a line,
-``{"thread", "id", "time" (ISO-8601), "role" ("user"|"assistant"), "name"?, "text"}``.
+Contract (docs/architecture.md, "Public contracts"): one message a line,
+``{"thread", "id", "time" (ISO-8601), "role" ("user"|"assistant"), "name"?, "text"}``,
+other fields ignored; ``ImportLine`` is that contract as a pydantic model.
 Every line is validated before anything is written, so a typo on line 9,000 does
-not leave 8,999 messages behind. Each thread is replayed through every layer as
-one past session: ``on_turn`` with the whole thread, then ``on_session_end``.
+not leave 8,999 messages behind; the error names the line and the field. Each
+thread is replayed through every layer as one past session: ``on_turn`` with the
+whole thread, then ``on_session_end``.
 Writes go through a recording store; if any layer fails, what the import wrote
 is undone (new keys deleted, overwritten values restored), so an import is all
 or nothing.
@@ -17,16 +19,14 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result
+from pydantic import BaseModel, ConfigDict
 from tqdm import tqdm
 
-from nodes.jsonl import JsonlLineError, json_object
+from nodes.jsonl import IsoTime, JsonlLineError, NonBlankStr, parse_lines
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
-from nodes.layers.scoring import parse_time
-
-ROLES = ("user", "assistant")
 
 
 class ImportLineError(JsonlLineError):
@@ -47,57 +47,34 @@ class ImportReport:
         return f"imported {self.messages} messages in {self.threads} threads ({', '.join(self.layers)})"
 
 
-def _required_str(obj: dict[str, Any], field: str, allow_empty: bool = False) -> str:
-    if field not in obj:
-        raise ValueError(f"missing field {field!r}")
-    value = obj[field]
-    if not isinstance(value, str):
-        raise ValueError(f"field {field!r} must be a string, got {type(value).__name__}")
-    if not allow_empty and not value.strip():
-        raise ValueError(f"field {field!r} is empty")
-    return value
+class ImportLine(BaseModel):
+    """One line of a conversation import (other fields are ignored)."""
 
+    model_config = ConfigDict(frozen=True)
 
-def parse_message(line: str) -> LoggedMessage:
-    """One import line as a message; ``ValueError`` says what is wrong with it."""
-    obj = json_object(line)
-    role = _required_str(obj, "role")
-    if role not in ROLES:
-        raise ValueError(f"field 'role' must be 'user' or 'assistant', got {role!r}")
-    raw_time = _required_str(obj, "time")
-    try:
-        time = parse_time(raw_time)
-    except ValueError:
-        raise ValueError(f"field 'time' is not ISO-8601: {raw_time!r}") from None
-    name = obj.get("name")
-    if name is not None and not isinstance(name, str):
-        raise ValueError("field 'name' must be a string when given")
-    assert time is not None
-    return LoggedMessage(
-        id=_required_str(obj, "id"),
-        thread=_required_str(obj, "thread"),
-        time=time,
-        role=role,  # type: ignore[arg-type]  # checked against ROLES above
-        text=_required_str(obj, "text", allow_empty=True),
-        name=name or None,
-    )
+    thread: NonBlankStr
+    id: NonBlankStr
+    time: IsoTime
+    role: Literal["user", "assistant"]
+    name: str | None = None
+    text: str
+
+    def to_message(self) -> LoggedMessage:
+        """The message as the layers see it; an empty name counts as no name."""
+        return LoggedMessage(
+            id=self.id, thread=self.thread, time=self.time, role=self.role, text=self.text, name=self.name or None
+        )
 
 
 def parse_import(lines: Iterable[str], source: str = "<input>") -> list[LoggedMessage]:
     """Every line validated (blank lines skipped); the first bad one raises ``ImportLineError``."""
     messages: list[LoggedMessage] = []
     seen: dict[str, int] = {}
-    for line_no, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            msg = parse_message(line)
-        except ValueError as exc:
-            raise ImportLineError(source, line_no, str(exc)) from None
-        if msg.id in seen:
-            raise ImportLineError(source, line_no, f"duplicate id {msg.id!r} (first on line {seen[msg.id]})")
-        seen[msg.id] = line_no
-        messages.append(msg)
+    for line_no, line in parse_lines(lines, ImportLine, source, ImportLineError):
+        if line.id in seen:
+            raise ImportLineError(source, line_no, f"field 'id': duplicate id {line.id!r} (first on line {seen[line.id]})")
+        seen[line.id] = line_no
+        messages.append(line.to_message())
     return messages
 
 

@@ -1,9 +1,27 @@
-"""Errors for line-oriented input files (imports, queries): always name the line."""
+"""Line-oriented input files (imports, queries): one pydantic model a line, errors that name the line.
+
+Each line of a JSONL input is validated by a pydantic model, which is the
+contract in code (docs/architecture.md, "Public contracts"). A whole file is
+validated before any of it is used, so a typo on line 9,000 costs nothing that
+is already stored. A bad line becomes one line of text naming the file, the
+line number and the field, which the CLI prints as it is.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Annotated, Any, TypeVar
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ValidationError
+from pydantic_core import ErrorDetails
+
+from nodes.layers.scoring import parse_time
+
+Line = TypeVar("Line", bound=BaseModel)
+
+_SHOWN_CHARS = 60  # a bad value is quoted in the error up to this length
 
 
 class JsonlLineError(ValueError):
@@ -18,6 +36,35 @@ class JsonlLineError(ValueError):
         self.reason = reason
 
 
+def _non_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty")
+    return value
+
+
+def _iso_time(value: Any) -> datetime | None:
+    # Only ISO-8601 text: pydantic's own datetime would also take epoch numbers,
+    # which the contract does not allow. A time without offset is taken as UTC.
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError("must be an ISO-8601 date-time string")
+    try:
+        return parse_time(value)
+    except ValueError:
+        raise ValueError("not an ISO-8601 date-time") from None
+
+
+NonBlankStr = Annotated[str, AfterValidator(_non_blank)]
+"""A string with something besides whitespace in it."""
+
+IsoTime = Annotated[datetime, BeforeValidator(_iso_time)]
+"""ISO-8601 text, parsed to an aware datetime (UTC when the text has no offset)."""
+
+OptionalIsoTime = Annotated[datetime | None, BeforeValidator(_iso_time)]
+"""Like ``IsoTime``, and ``null`` or absent means "not given"."""
+
+
 def json_object(line: str) -> dict[str, Any]:
     """One line as a JSON object; ``ValueError`` says what is wrong with it."""
     try:
@@ -27,3 +74,42 @@ def json_object(line: str) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise ValueError("expected a JSON object")
     return obj
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "..."
+
+
+def describe_error(error: ErrorDetails) -> str:
+    """One pydantic error as ``field 'name': what is wrong, got <value>``."""
+    field = ".".join(str(part) for part in error["loc"]) or "line"
+    if error["type"] == "missing":
+        return f"field {field!r}: missing"
+    reason = error["msg"].removeprefix("Value error, ")
+    reason = reason[:1].lower() + reason[1:]
+    return f"field {field!r}: {reason}, got {_shown(error['input'])}"
+
+
+def parse_line(line: str, model: type[Line]) -> Line:
+    """One line as a ``model``; ``ValueError`` names every bad field and why."""
+    obj = json_object(line)
+    try:
+        return model.model_validate(obj)
+    except ValidationError as exc:
+        raise ValueError("; ".join(describe_error(e) for e in exc.errors())) from None
+
+
+def parse_lines(
+    lines: Iterable[str], model: type[Line], source: str, error: type[JsonlLineError]
+) -> list[tuple[int, Line]]:
+    """Every non-blank line as ``(line number, model)``; the first bad line raises ``error``."""
+    parsed: list[tuple[int, Line]] = []
+    for line_no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            parsed.append((line_no, parse_line(line, model)))
+        except ValueError as exc:
+            raise error(source, line_no, str(exc)) from None
+    return parsed

@@ -1,9 +1,9 @@
 """Batch recall: a JSONL file of queries in, a JSONL stream of recalled memories out.
 
-Contract (DESIGN §7). Input lines are ``{"id", "query", "time"?}``; other fields
-are ignored, so a benchmark's query file (with answers and evidence) is valid
-input. Output lines are ``{"id", "results": [{"kind", "text", "score", "sources"}]}``
-sorted best first. A query's ``time`` becomes the layers' "now", so recency is
+Contract (docs/architecture.md, "Public contracts"). Input lines are
+``{"id", "query", "time"?}`` (``QueryLine``); other fields are ignored, so a
+benchmark's query file (with answers and evidence) is valid input. Output lines
+are ``{"id", "results": [{"kind", "text", "score", "sources"}]}`` sorted best first. A query's ``time`` becomes the layers' "now", so recency is
 measured from when the question was asked, not from when the batch runs.
 """
 
@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from nodes.jsonl import JsonlLineError, json_object
+from pydantic import BaseModel, ConfigDict
+
+from nodes.jsonl import JsonlLineError, NonBlankStr, OptionalIsoTime, parse_lines
 from nodes.layers.base import LayerEnv, MemoryLayer, Recalled
-from nodes.layers.scoring import parse_time
 
 OUTPUT_KINDS = ("message", "fact", "episode", "rule")
 
@@ -31,41 +30,19 @@ class QueryLineError(JsonlLineError):
     """A malformed query line; no query was run."""
 
 
-@dataclass(frozen=True)
-class Query:
-    id: str
-    query: str
-    time: datetime | None = None
+class QueryLine(BaseModel):
+    """One query line: what to look up, and optionally when it is asked (other fields are ignored)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: NonBlankStr
+    query: NonBlankStr
+    time: OptionalIsoTime = None
 
 
-def _parse_query(line: str) -> Query:
-    obj = json_object(line)
-    for field in ("id", "query"):
-        if not isinstance(obj.get(field), str) or not obj[field].strip():
-            raise ValueError(f"field {field!r} must be a non-empty string")
-    raw_time = obj.get("time")
-    time = None
-    if raw_time is not None:
-        if not isinstance(raw_time, str):
-            raise ValueError("field 'time' must be an ISO-8601 string")
-        try:
-            time = parse_time(raw_time)
-        except ValueError:
-            raise ValueError(f"field 'time' is not ISO-8601: {raw_time!r}") from None
-    return Query(id=obj["id"], query=obj["query"], time=time)
-
-
-def parse_queries(lines: Iterable[str], source: str = "<queries>") -> list[Query]:
+def parse_queries(lines: Iterable[str], source: str = "<queries>") -> list[QueryLine]:
     """Every line validated first (blank lines skipped), so a bad line runs nothing."""
-    queries = []
-    for line_no, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            queries.append(_parse_query(line))
-        except ValueError as exc:
-            raise QueryLineError(source, line_no, str(exc)) from None
-    return queries
+    return [query for _, query in parse_lines(lines, QueryLine, source, QueryLineError)]
 
 
 def validate_kind(kind: str | None) -> str | None:
@@ -111,7 +88,7 @@ def recall_queries(
     return _run(queries, env, layers, k, kind)
 
 
-def _run(queries: list[Query], env: LayerEnv, layers: Sequence[MemoryLayer], k: int, kind: str | None) -> Iterator[dict[str, Any]]:
+def _run(queries: list[QueryLine], env: LayerEnv, layers: Sequence[MemoryLayer], k: int, kind: str | None) -> Iterator[dict[str, Any]]:
     for q in queries:
         q_env = dataclasses.replace(env, now=q.time) if q.time is not None else env
         yield {"id": q.id, "results": recall_one(q_env, layers, q.query, k, kind)}

@@ -1,8 +1,12 @@
-"""Conversation import (all or nothing) and batch recall (the JSONL contracts of DESIGN §7)."""
+"""Conversation import (all or nothing) and batch recall (the JSONL contracts in docs/architecture.md)."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -73,27 +77,84 @@ def test_import_stores_every_message_and_replays_threads_in_time_order(env: Laye
     assert len(_keys(env, MESSAGES)) == 7
 
 
+def _everything(env: LayerEnv) -> dict[tuple[str, ...], dict[str, Any]]:
+    """Every item of the user, by namespace and key: the store's whole state as far as the user goes."""
+    out: dict[tuple[str, ...], dict[str, Any]] = {}
+    for ns in env.store.list_namespaces(prefix=env.scope.root):
+        for it in env.store.search(ns, limit=10_000):
+            out[(*ns, it.key)] = it.value
+    return out
+
+
+def _without(field: str) -> str:
+    return json.dumps({k: v for k, v in GOOD.items() if k != field} | {"id": "b1"})
+
+
 @pytest.mark.parametrize(
     ("bad_line", "reason"),
     [
-        ('{"thread": "x", "id": "b1", "time": ', "invalid JSON"),
-        (json.dumps({k: v for k, v in GOOD.items() if k != "text"} | {"id": "b1"}), "missing field 'text'"),
-        (json.dumps(GOOD | {"id": "b1", "role": "system"}), "field 'role'"),
-        (json.dumps(GOOD | {"id": "b1", "time": "last Tuesday"}), "not ISO-8601"),
-        (json.dumps(GOOD | {"id": "b1", "name": 7}), "field 'name'"),
-        (json.dumps(GOOD), "duplicate id 't2-1'"),
+        ('{"thread": "x", "id": "b1", "time": ', r"invalid JSON \(.* at column \d+\)"),
         ("[1, 2]", "expected a JSON object"),
+        (_without("text"), "field 'text': missing"),
+        (_without("time"), "field 'time': missing"),
+        (_without("thread"), "field 'thread': missing"),
+        (json.dumps(GOOD | {"id": "b1", "role": "system"}), "field 'role': .*'user' or 'assistant'.*got 'system'"),
+        (json.dumps(GOOD | {"id": "b1", "time": "last Tuesday"}), "field 'time': not an ISO-8601 date-time, got 'last Tuesday'"),
+        (json.dumps(GOOD | {"id": "b1", "time": 1710061200}), "field 'time': .*string.*got 1710061200"),
+        (json.dumps(GOOD | {"id": "b1", "name": 7}), "field 'name': .*string.*got 7"),
+        (json.dumps(GOOD | {"id": 7}), "field 'id': .*string.*got 7"),
+        (json.dumps(GOOD | {"id": "b1", "thread": "  "}), "field 'thread': must not be empty, got '  '"),
+        (json.dumps(GOOD), "field 'id': duplicate id 't2-1' \\(first on line 1\\)"),
     ],
 )
-def test_malformed_line_names_the_line_and_stores_nothing(env: LayerEnv, tmp_path: Path, bad_line: str, reason: str) -> None:
+def test_malformed_line_names_the_line_and_field_and_stores_nothing(
+    env: LayerEnv, tmp_path: Path, bad_line: str, reason: str
+) -> None:
+    env.store.put(env.scope.ns(MESSAGES), "old-1", {"id": "old-1", "text": "an older message"})
+    env.store.put(env.scope.ns(FACTS), "pet", {"text": "Alice has a cat"})
+    before = _everything(env)
     lines = DATA.read_text().splitlines()
     path = tmp_path / "bad.jsonl"
     path.write_text("\n".join(lines[:5] + [bad_line] + lines[5:]) + "\n")
     spy = Spy()
-    with pytest.raises(ImportLineError, match=rf"line 6: .*{reason}") as err:
+    with pytest.raises(ImportLineError, match=rf"^{re.escape(str(path))}, line 6: {reason}; nothing was imported$") as err:
         import_jsonl(path, env, [MessageLogLayer(), spy], progress=False)
-    assert err.value.line_no == 6 and "nothing was imported" in str(err.value)
-    assert _keys(env, MESSAGES) == {} and spy.calls == []
+    assert err.value.line_no == 6 and "\n" not in str(err.value)
+    assert _everything(env) == before and spy.calls == []
+
+
+def test_extra_fields_are_ignored_and_an_empty_name_is_no_name(env: LayerEnv, tmp_path: Path) -> None:
+    path = tmp_path / "extra.jsonl"
+    path.write_text(json.dumps(GOOD | {"name": "", "mood": "happy", "evidence": ["x"]}) + "\n")
+    report = import_jsonl(path, env, [MessageLogLayer()], progress=False)
+    assert report.messages == 1
+    stored = _keys(env, MESSAGES)[GOOD["id"]]
+    assert stored["name"] is None and "mood" not in stored and stored["text"] == GOOD["text"]
+
+
+def test_cli_import_of_a_bad_file_prints_one_line_and_keeps_what_was_stored(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[1]
+    run_env = {**os.environ, "PYTHONPATH": str(repo), "MEMORY_DATA_DIR": str(tmp_path / "d")}
+    base = [sys.executable, "-m", "app.cli", "--chat-model", "scripted", "--embedding-model", "hash:64"]
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*base, *args], env=run_env, capture_output=True, text=True, timeout=120)
+
+    def memories() -> dict[str, Any]:
+        export = json.loads(cli("memories", "--user", "u1", "--json").stdout)
+        export.pop("exported_at")
+        return export
+
+    assert cli("import", "--user", "u1", "--no-progress", str(DATA)).returncode == 0
+    before = memories()
+    assert before["messages"]["total"] == 7
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(DATA.read_text() + json.dumps(GOOD | {"id": "new-1", "role": "robot"}) + "\n")
+    out = cli("import", "--user", "u1", "--no-progress", str(bad))
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip().count("\n") == 0, out.stderr
+    assert "line 9: field 'role'" in out.stderr and "got 'robot'" in out.stderr and "nothing was imported" in out.stderr
+    assert memories() == before
 
 
 def test_failed_import_rolls_back_and_keeps_existing_memories(env: LayerEnv) -> None:
@@ -147,8 +208,38 @@ def test_unknown_kind_and_malformed_queries_error_before_running(env: LayerEnv, 
     good = json.dumps({"id": "q1", "query": "hello"})
     with pytest.raises(ValueError, match="unknown kind 'summary'"):
         recall_queries(_queries(tmp_path, good), env, [spy], k=3, kind="summary")
-    with pytest.raises(QueryLineError, match="line 2: field 'query'"):
-        recall_queries(_queries(tmp_path, good, json.dumps({"id": "q2"})), env, [spy], k=3)
-    with pytest.raises(QueryLineError, match="line 1: field 'time' is not ISO-8601"):
-        recall_queries([json.dumps({"id": "q", "query": "x", "time": "soon"})], env, [spy], k=3)
     assert spy.calls == []
+
+
+@pytest.mark.parametrize(
+    ("bad_line", "reason"),
+    [
+        ('{"id": "q2", "query": ', "invalid JSON"),
+        ('"just a string"', "expected a JSON object"),
+        (json.dumps({"id": "q2"}), "field 'query': missing"),
+        (json.dumps({"query": "where?"}), "field 'id': missing"),
+        (json.dumps({"id": "q2", "query": ""}), "field 'query': must not be empty"),
+        (json.dumps({"id": 2, "query": "where?"}), "field 'id': .*string.*got 2"),
+        (json.dumps({"id": "q2", "query": "x", "time": "soon"}), "field 'time': not an ISO-8601 date-time, got 'soon'"),
+        (json.dumps({"id": "q2", "query": "x", "time": 5}), "field 'time': .*string.*got 5"),
+    ],
+)
+def test_malformed_query_line_names_the_line_and_field_and_runs_nothing(
+    env: LayerEnv, tmp_path: Path, bad_line: str, reason: str
+) -> None:
+    spy = Spy()
+    good = json.dumps({"id": "q1", "query": "hello", "time": "2024-04-01", "answer": 3, "evidence": ["t1-1"]})
+    path = _queries(tmp_path, good, "", bad_line)
+    with pytest.raises(QueryLineError, match=rf"^{re.escape(str(path))}, line 3: {reason}") as err:
+        recall_queries(path, env, [spy], k=3)
+    assert err.value.line_no == 3
+    assert spy.calls == []
+
+
+def test_query_time_is_optional_and_extra_fields_are_ignored(env: LayerEnv) -> None:
+    spy = Spy()
+    lines = [json.dumps({"id": "q1", "query": "hello", "time": None, "answer": 3}), json.dumps({"id": "q2", "query": "x", "time": "2024-04-01"})]
+    out = list(recall_queries(lines, env, [spy], k=1))
+    assert [o["id"] for o in out] == ["q1", "q2"]
+    recall_nows = [c[3] for c in spy.calls if c[0] == "recall"]
+    assert recall_nows == [env.now, datetime(2024, 4, 1, tzinfo=timezone.utc)]

@@ -1,11 +1,12 @@
 """Reject facts the user never said.
 
 Every extractor's output passes through here before it can be stored. Small
-models copy their few-shot examples and invent facts ("User lives in Berlin",
-DESIGN §4), so a fact is kept only when its claim (``value``, else its text) is
-made of words found in the user's own messages, and every name and number it
-mentions appears there too. Word matching is deliberately crude (shared stems),
-because a wrong rejection costs a missed fact but a wrong acceptance costs trust.
+models copy their few-shot examples and invent facts ("User lives in Berlin";
+docs/architecture.md, "Why writes do not trust the model"), so a fact is kept
+only when its claim (``value``, else its text) is made of words found in the
+user's own messages, and every name and number it mentions appears there too.
+Word matching is deliberately crude (shared stems), because a wrong rejection
+costs a missed fact but a wrong acceptance costs trust.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The no-LLM fact extractor: explicit requests and first-person durable statements.
 
-It is the default because the embedded model invents facts (DESIGN §4): a rule
-can only store what the user literally said, rewritten in the third person. It
-is cheap enough to run after every turn. What it does not recognise it ignores,
-which is the write policy: moods, one-off requests and small talk are not facts.
+It is the default because the embedded model invents facts
+(docs/architecture.md, "Why writes do not trust the model"): a rule can only
+store what the user literally said, rewritten in the third person. It is cheap
+enough to run after every turn. What it does not recognise it ignores, which is
+the write policy: moods, one-off requests and small talk are not facts.
 """
 
 from __future__ import annotations

@@ -1,3 +1,18 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: -all
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # 02 · Semantic memory: facts about the user
 #
@@ -52,7 +67,8 @@ Table([{"text": c.text, "key": c.key, "value": c.value, "importance": c.importan
 
 # %% [markdown]
 # ## 2. Grounding
-# The embedded model, asked for facts as JSON, tends to copy its examples or invent facts (DESIGN §4).
+# The embedded model, asked for facts as JSON, tends to copy its examples or invent facts
+# (`docs/architecture.md`, "Why writes do not trust the model").
 # Whatever an extractor proposes, `ground()` keeps only what the user's own messages support. Below, the embedded
 # model's proposals (if its answer parses at all — a log line shows it when it does not) are joined by two
 # hand-written ones: an invented employer and a true city.

@@ -1,3 +1,18 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: -all
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # 06 · Everything together
 #
@@ -5,13 +20,13 @@
 # FAISS + SQLite store and the SQLite checkpointer), across two sessions and a restart; then the message log's
 # retrieval quality on a real long conversation, next to the usual baselines.
 #
-# **Data attribution.** Part 2 uses `shared/data/locomo-dev`, a sample of **LoCoMo** ("Evaluating Very Long-Term
-# Conversational Memory of LLM Agents", Maharana et al., 2024; snap-research/LoCoMo), licensed **CC BY-NC 4.0**
-# (non-commercial use only).
+# **Data attribution.** Part 2 uses `bench/data/locomo-dev` (in this repository), a sample of **LoCoMo** ("Evaluating
+# Very Long-Term Conversational Memory of LLM Agents", Maharana et al., 2024; snap-research/LoCoMo), licensed
+# **CC BY-NC 4.0** (non-commercial use only); see `bench/data/locomo-dev/README.md`.
 
 # %%
 import nbutil
-from nbutil import ROOT, Prompt, Table, fresh_data_dir, recalled_table
+from nbutil import Prompt, Table, fresh_data_dir, recalled_table
 
 from graph.context import Context
 from app.runtime import MemoryAgent
@@ -79,13 +94,13 @@ agent.close()
 from dataclasses import replace
 from statistics import fmean
 
-from bench.locomo_recall import KS, baseline_rankers, layer_ranker, load_conversation, recall_at
+from bench.locomo_recall import DEFAULT_DATA, KS, baseline_rankers, layer_ranker, load_conversation, recall_at
 from models.loader import load_embeddings
 from nodes.importer import import_messages
 from nodes.layers.message_log import MessageLogLayer
 import numpy as np
 
-conversation = ROOT.parent / "shared" / "data" / "locomo-dev" / "conv-30"
+conversation = DEFAULT_DATA / "conv-30"  # bench/data/locomo-dev, vendored in this repository
 messages, questions = load_conversation(conversation)
 Table([{"conversation": conversation.name, "messages": len(messages), "sessions": len({m.thread for m in messages}),
         "questions (cat. 1-4)": len(questions), "first": messages[0].time.date(), "last": messages[-1].time.date()}])
@@ -123,8 +138,9 @@ fig.tight_layout()
 plt.show()
 
 # %% [markdown]
-# For reference, DESIGN.md's baselines over both conversations (231 questions) are R@5/R@10 = 0.353/0.456 (dense),
-# 0.423/0.516 (BM25) and 0.448/0.542 (RRF); `bench/results/` holds the benchmark's full table.
+# For reference, the benchmark over both conversations (`python -m bench.locomo_recall`, 231 questions; its table is in
+# the README) gives R@5/R@10 = 0.349/0.459 (dense), 0.497/0.580 (BM25), 0.495/0.574 (RRF) and 0.695/0.783 for the
+# message log; a run writes the full table to `bench/results/`.
 #
 # Data: LoCoMo (Maharana et al., 2024; snap-research/LoCoMo), CC BY-NC 4.0.
 

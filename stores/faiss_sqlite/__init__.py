@@ -1,6 +1,6 @@
 """A LangGraph ``BaseStore`` on SQLite (source of truth) and FAISS (per-namespace index).
 
-See ``store.py`` for the public class and ``DESIGN.md`` section 2 for why.
+See ``store.py`` for the public class and ``docs/architecture.md`` ("Stores") for why.
 """
 
 from .store import FaissSqliteStore
