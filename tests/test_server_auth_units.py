@@ -143,7 +143,7 @@ def test_run_context_has_no_server_settings_and_drops_them_loudly(caplog: pytest
     assert {"user_id", "persona", "top_k", "review_rules", "chat_model"} <= shown
     assert not shown & SERVER_SETTINGS
     with caplog.at_level(logging.WARNING, logger="memory.context"):
-        run = RunContext.model_validate({"user_id": "alice", "data_dir": "/tmp/elsewhere", "embedding_model": "hash:8"})
+        run = RunContext.model_validate({"user_id": "alice", "data_dir": "elsewhere/memory", "embedding_model": "hash:8"})
     assert "data_dir" in caplog.text and "embedding_model" in caplog.text
     full = run.to_context()
     assert (full.user_id, full.data_dir) == ("alice", "/srv/memory")
