@@ -111,7 +111,7 @@ def test_malformed_line_names_the_line_and_field_and_stores_nothing(
     env: LayerEnv, tmp_path: Path, bad_line: str, reason: str
 ) -> None:
     env.store.put(env.scope.ns(MESSAGES), "old-1", {"id": "old-1", "text": "an older message"})
-    env.store.put(env.scope.ns(FACTS), "pet", {"text": "Alice has a cat"})
+    env.store.put(env.scope.ns(FACTS), "pet", {"text": "Alice has a cat", "sources": ["m0"]})
     before = _everything(env)
     lines = DATA.read_text().splitlines()
     path = tmp_path / "bad.jsonl"
