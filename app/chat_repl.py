@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Callable
+from collections.abc import Callable
 
 from app.runtime import MemoryAgent, TurnResult
 from nodes.input_check import InvalidInput

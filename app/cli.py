@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
+
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Callable
+from collections.abc import Callable
 
-from graph.context import Context
 from app.runtime import MemoryAgent
+from graph.context import Context
 
 Handler = Callable[[argparse.Namespace], int]
 COMMANDS: dict[str, Handler] = {}
@@ -55,24 +55,22 @@ def demo(args: argparse.Namespace) -> int:
 
 @command("import")
 def import_(args: argparse.Namespace) -> int:
-    from graph.builder import default_layers
     from nodes.importer import import_jsonl
 
     with _agent(args) as agent:
-        report = import_jsonl(args.file, agent.env(), default_layers(), progress=not args.no_progress)
+        report = import_jsonl(args.file, agent.env(), agent.layers, progress=not args.no_progress)
     print(report, file=sys.stderr)
     return 0
 
 
 @command("recall")
 def recall(args: argparse.Namespace) -> int:
-    from graph.builder import default_layers
     from nodes.recall import recall_queries
 
     if args.k <= 0:
         raise ValueError("--k must be a positive number")
     with _agent(args) as agent:
-        for row in recall_queries(args.queries, agent.env(), default_layers(), k=args.k, kind=args.kind):
+        for row in recall_queries(args.queries, agent.env(), agent.layers, k=args.k, kind=args.kind):
             print(json.dumps(row, ensure_ascii=False), flush=True)
     return 0
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage
@@ -21,6 +22,7 @@ from graph.builder import compile_graph
 from graph.context import Context
 from models.loader import embedding_dims, load_embeddings, validate_chat_spec, validate_embedding_spec
 from nodes.input_check import InvalidInput, check_user_text
+from nodes.layers import default_layers
 from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.respond import ToolFactory
 from nodes.tools.bundle import memory_tools
@@ -33,7 +35,8 @@ from stores.namespaces import UserScope
 def store_ttl(sweep_minutes: float | None = None) -> TTLConfig:
     """The store's TTL settings. Items carry their own TTL (episodes: ``episode_ttl_days``,
     set by the episodic layer); reads must not push it back, or the store would keep an
-    episode that recall already treats as expired."""
+    episode that recall already treats as expired.
+    """
     ttl: TTLConfig = {"refresh_on_read": False}
     if sweep_minutes:
         ttl["sweep_interval_minutes"] = sweep_minutes
@@ -97,8 +100,10 @@ class MemoryAgent:
         except Exception:
             getattr(self.store, "close", lambda: None)()
             raise
+        # One layer list for the turn graph and for import/recall, so a custom list reaches all of them.
+        self.layers: list[MemoryLayer] = list(default_layers() if layers is None else layers)
         self.graph = compile_graph(
-            self.checkpointer, self.store, layers, chat_model=chat_model, tool_factory=tool_factory
+            self.checkpointer, self.store, self.layers, chat_model=chat_model, tool_factory=tool_factory
         )
 
     def state(self, thread: str) -> dict[str, Any]:
@@ -180,7 +185,7 @@ class MemoryAgent:
         if close:
             close()
 
-    def __enter__(self) -> "MemoryAgent":
+    def __enter__(self) -> MemoryAgent:
         return self
 
     def __exit__(self, *exc: object) -> None:

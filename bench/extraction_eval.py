@@ -21,19 +21,19 @@ from __future__ import annotations
 import argparse
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Sequence
 
 from nodes.extract.base import FactExtractor
 from nodes.extract.grounding import ground
-from nodes.extract.rules import RuleFactExtractor
+from nodes.extract.pattern_extractor import PatternFactExtractor
 from nodes.layers.base import LoggedMessage
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 DATA = FIXTURES / "write_policy.jsonl"
-_TIME = datetime(2025, 1, 1, tzinfo=timezone.utc)
+_TIME = datetime(2025, 1, 1, tzinfo=UTC)
 SET_NAMES = ("tuning", "held-out", "locomo")
 NEVER_STORED = ("question", "hypothetical", "roleplay", "injection")  # traps that must store nothing
 
@@ -137,7 +137,7 @@ def evaluate(extractor: FactExtractor, cases: Sequence[Case]) -> Scores:
 
 
 def _extractors(chat_model: str | None) -> list[tuple[str, FactExtractor]]:
-    found: list[tuple[str, FactExtractor]] = [("rules", RuleFactExtractor())]
+    found: list[tuple[str, FactExtractor]] = [("rules", PatternFactExtractor())]
     if chat_model:
         try:
             from models.loader import load_chat_model

@@ -104,7 +104,8 @@ def many_users_row(total: int, users: int, n_queries: int, tmp: Path) -> str:
     """One user's search when ``total`` items are spread over ``users``, vs that user alone.
 
     Both stores stay open and answer each query in turn (in alternating order), so
-    the ratio compares them under the same machine conditions."""
+    the ratio compares them under the same machine conditions.
+    """
     per_user = total // users
     corpus = Corpus(total + n_queries, seed=1)
     ns_of = lambda i: ("users", f"u{i % users}", "messages")  # noqa: E731  interleaved, as in real use

@@ -19,20 +19,20 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Sequence
 
 from langchain_core.messages import HumanMessage
 from langgraph.graph import END, START, StateGraph
 
-from bench.locomo_recall import DEFAULT_DATA, load_conversation
-from graph.builder import default_layers
-from graph.context import Context
 from app.runtime import MemoryAgent
+from bench.locomo_recall import DEFAULT_DATA, load_conversation
+from graph.context import Context
 from graph.state import State
 from nodes.assemble import assemble
 from nodes.importer import import_messages
+from nodes.layers import default_layers
 from nodes.retrieve import make_retrieve
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE
 
@@ -40,7 +40,7 @@ RESULTS = Path(__file__).resolve().parent / "results" / "turn_overhead.md"
 
 
 def hot_path(agent: MemoryAgent):  # type: ignore[no-untyped-def]
-    """retrieve → assemble only: exactly the memory work a turn adds before the LLM."""
+    """Retrieve → assemble only: exactly the memory work a turn adds before the LLM."""
     g = StateGraph(State, context_schema=Context)
     g.add_node("retrieve", make_retrieve(default_layers()))
     g.add_node("assemble", assemble)

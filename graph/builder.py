@@ -14,7 +14,8 @@ model is offered tools at all is the context's ``chat_tools`` setting.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
@@ -28,6 +29,7 @@ from graph.state import State
 from nodes.assemble import assemble
 from nodes.commands import make_commands
 from nodes.consolidate import make_consolidate
+from nodes.layers import default_layers
 from nodes.layers.base import MemoryLayer
 from nodes.respond import make_respond
 from nodes.retrieve import make_retrieve
@@ -35,17 +37,6 @@ from nodes.tools.bundle import memory_tools
 from nodes.tools.tool_node import ToolFactory, make_tool_node
 
 NODES = ("commands", "retrieve", "assemble", "respond", "consolidate")
-
-
-def default_layers() -> list[MemoryLayer]:
-    """Working, procedural, semantic, episodic and message-log memory, in that order."""
-    from nodes.layers.episodic import EpisodicLayer
-    from nodes.layers.message_log import MessageLogLayer
-    from nodes.layers.procedural import ProceduralLayer
-    from nodes.layers.semantic import SemanticLayer
-    from nodes.layers.working import WorkingMemoryLayer
-
-    return [WorkingMemoryLayer(), ProceduralLayer(), SemanticLayer(), EpisodicLayer(), MessageLogLayer()]
 
 
 def _after_retrieve(state: dict[str, Any]) -> str:

@@ -23,6 +23,8 @@ from typing import Any, get_type_hints
 from dotenv import find_dotenv, load_dotenv
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
+from graph.prompts import DEFAULT_PERSONA
+
 ENV_PREFIX = "MEMORY_"
 log = logging.getLogger("memory.context")
 
@@ -35,12 +37,6 @@ PRESETS: dict[str, tuple[float, float, float]] = {
     "assistant": (0.4, 0.4, 0.2),  # personal assistant: what happened lately matters
     "copilot": (0.7, 0.1, 0.2),  # technical copilot: what matches the question matters
 }
-
-DEFAULT_PERSONA = (
-    "You are a helpful assistant with long-term memory. Use what you remember about "
-    "the user when it helps, and say so when you are unsure."
-)
-
 
 def _meta(description: str) -> dict[str, Any]:
     return {"description": description}

@@ -28,15 +28,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
+from app.runtime import open_store
 from graph.builder import build_graph
 from graph.context import Context, RunContext
-from app.runtime import open_store
 from stores.checkpointer import async_checkpointer
 from stores.data_dir import prepare_data_dir
 

@@ -22,8 +22,8 @@ import os
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 from langchain_core.embeddings import Embeddings

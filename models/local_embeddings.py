@@ -48,7 +48,8 @@ class LocalEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         """One text, on every turn: the model's own modules (transformer, mean pooling,
         normalisation) are called directly, skipping ``encode``'s batching machinery,
-        which cost ~1.5 ms of a ~13 ms query embedding."""
+        which cost ~1.5 ms of a ~13 ms query embedding.
+        """
         import torch
 
         model = self._load()

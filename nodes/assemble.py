@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -18,7 +18,7 @@ def assemble(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]
         ctx.persona,
         state.get("recalled") or [],
         state.get("summary") or "",
-        datetime.now(timezone.utc),
+        datetime.now(UTC),
         ctx.memory_budget_tokens,
     )
     return {"system_prompt": prompt}

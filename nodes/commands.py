@@ -12,7 +12,7 @@ nothing is deleted on a guess. Once confirmed, the request leaves no trace:
 - the store, memory files and the user's other threads: ``nodes/privacy/forget.py``;
 - this thread's checkpoints (the request, and the confirmation that quotes what
   it deletes, are in them): deleted here with ``delete_thread`` before forget
-  compacts the file, so the run's next checkpoint starts a fresh history;
+  scrubs the file, so the run's next checkpoint starts a fresh history;
 - this thread's state, which the run writes back: the request and every message
   that mentions the forgotten text are removed (``RemoveMessage``), as are the
   session log entries, summary lines and last prompt that mention it.
@@ -38,10 +38,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
 from graph.context import Context
-from nodes.ownership import register_thread
 from nodes.env import make_env
 from nodes.intents import Intent, needles, parse_intent
 from nodes.layers.base import LayerEnv
+from nodes.ownership import register_thread
 from nodes.privacy.consent import set_memory_enabled
 from nodes.privacy.export import export_user, render_memories, strings_in
 from nodes.privacy.forget import forget, would_forget
@@ -152,7 +152,7 @@ def _forget(env: LayerEnv, state: dict[str, Any], intent: Intent, request: Human
         return {**undo, "reply": "OK, I kept everything as it was. Nothing was deleted."}
     thread, saver = _thread_id(), _checkpointer()
     if saver is not None:
-        saver.delete_thread(thread)  # its checkpoints hold the request; forget compacts the file next
+        saver.delete_thread(thread)  # its checkpoints hold the request; forget scrubs the file next
     report = forget(replace(env, store=env.gate.forgetting()), needle, checkpointer=saver)
     register_thread(env, thread)  # the run re-creates the thread: keep it this user's
     counts = report.counts()

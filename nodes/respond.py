@@ -38,7 +38,8 @@ __all__ = ["MAX_TOOL_ROUNDS", "ToolFactory", "make_respond", "working_window"]
 
 def working_window(messages: list[BaseMessage], budget_tokens: int) -> list[BaseMessage]:
     """The current turn whole (its tool calls with their results), after the newest
-    earlier messages that fit the rest of the budget, starting on a human turn."""
+    earlier messages that fit the rest of the budget, starting on a human turn.
+    """
     start = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=max(len(messages) - 1, 0))
     turn = messages[start:]
     room = budget_tokens - count_tokens_approximately(turn)

@@ -23,7 +23,7 @@ one node run or one command) and re-read after SETTINGS is written through it.
 
 Privacy code that must act with memory off uses the explicit, named paths:
 ``forgetting()`` (a gate that skips only the consent rule, because forgetting
-rewrites what survives) and ``raw`` (whole-user deletion and compaction).
+rewrites what survives) and ``raw`` (whole-user deletion and scrubbing).
 """
 
 from __future__ import annotations
@@ -137,25 +137,26 @@ class MemoryGate(BaseStore):
 
     @property
     def raw(self) -> BaseStore:
-        """The unguarded store. Only for privacy code acting on a whole user (delete-user, compaction)."""
+        """The unguarded store. Only for privacy code acting on a whole user (delete-user, scrubbing)."""
         return self._raw
 
     def forgetting(self) -> MemoryGate:
         """This gate without the consent rule, for ``forget``: removing a message
-        re-indexes its neighbours, and forgetting must work with memory off."""
+        re-indexes its neighbours, and forgetting must work with memory off.
+        """
         return MemoryGate(self._raw, self.scope, consent=False, max_value_bytes=self.max_value_bytes,
                           max_string_chars=self.max_string_chars)
 
-    def compact(self, prefix: tuple[str, ...]) -> None:
-        """Make this user's deletions physical (the raw store's scoped ``compact``, when it has one).
+    def scrub(self, prefix: tuple[str, ...]) -> None:
+        """Make this user's deletions physical (the raw store's scoped ``scrub``, when it has one).
 
-        Only the user's own prefix is accepted: compaction rewrites what held the
+        Only the user's own prefix is accepted: scrubbing rewrites what held the
         data, and another user's partitions are none of this gate's business.
         """
         self._in_scope(prefix)
-        compact = getattr(self._raw, "compact", None)
-        if callable(compact):
-            compact(tuple(prefix))
+        scrub = getattr(self._raw, "scrub", None)
+        if callable(scrub):
+            scrub(tuple(prefix))
 
     # -- BaseStore --------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -23,9 +23,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from app.chat_repl import handle_command
 from app.runtime import MemoryAgent
-from graph.builder import default_layers
 from graph.context import Context
 from nodes.importer import import_messages
+from nodes.layers import default_layers
 from nodes.layers.base import LoggedMessage
 from nodes.privacy.consent import set_memory_enabled
 from nodes.tools.memory_file_tool import memory_file_tool
@@ -79,7 +79,7 @@ class MemoryOffLeavesNoTrace(RuleBasedStateMachine):
         self.agent.end_session("seed")
         set_memory_enabled(self.agent.store, UserScope(OFF_USER), False)
         self.before = self.dump()
-        self.clock = datetime(2026, 1, 1, tzinfo=timezone.utc)
+        self.clock = datetime(2026, 1, 1, tzinfo=UTC)
 
     def teardown(self) -> None:
         if hasattr(self, "agent"):

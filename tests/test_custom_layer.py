@@ -6,9 +6,9 @@ A layer is any object with ``recall`` / ``on_turn`` / ``on_session_end``;
 
 from __future__ import annotations
 
-from graph.builder import default_layers
-from graph.context import Context
 from app.runtime import MemoryAgent
+from graph.context import Context
+from nodes.layers import default_layers
 from nodes.layers.base import LayerBase, LayerEnv, MemoryLayer, Recalled
 from stores.namespaces import EPISODES, UserScope
 
@@ -48,3 +48,29 @@ def test_removing_a_default_layer(ctx: Context) -> None:
         prompt = agent.say("What should I cook tonight?", "t2").system_prompt
     assert "vegetarian" in prompt  # the other layers still work
     assert 'kind="episode"' not in prompt
+
+
+def test_a_custom_layer_list_reaches_import_and_recall(ctx: Context, tmp_path) -> None:
+    """The CLI's import and recall use the agent's layer list, not a second default list."""
+    import json
+
+    from nodes.importer import import_jsonl
+    from nodes.recall import recall_queries
+
+    seen: list[str] = []
+
+    class Counting(CalendarLayer):
+        def on_session_end(self, env, session):  # type: ignore[override]
+            seen.append(session[-1].thread)
+            return None
+
+    conversation = tmp_path / "conv.jsonl"
+    conversation.write_text(json.dumps(
+        {"thread": "s1", "id": "m1", "time": "2025-01-01T10:00:00", "role": "user", "text": "I like tea."}) + "\n")
+    queries = tmp_path / "queries.jsonl"
+    queries.write_text(json.dumps({"id": "q1", "query": "When is my meeting?"}) + "\n")
+    with MemoryAgent(ctx, layers=[*default_layers(), Counting()]) as agent:
+        import_jsonl(str(conversation), agent.env(), agent.layers, progress=False)
+        rows = list(recall_queries(str(queries), agent.env(), agent.layers, k=5, kind=None))
+    assert seen == ["s1"]  # the custom layer consolidated the imported session
+    assert any(r["text"] == MEETING for r in rows[0]["results"])  # and answered the recall

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -17,7 +17,7 @@ from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.episodic import Episode, EpisodicLayer, importance
 from stores.namespaces import EPISODES, UserScope
 
-NOW = datetime(2026, 3, 20, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
 EMB = HashEmbeddings(384)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -62,7 +62,7 @@ def test_render_is_a_short_plain_answer(store: InMemoryStore, tmp_path: Path) ->
     text = render_memories(export_user(store, ALICE, tmp_path))
     lines = text.splitlines()
     assert lines[0] == "Here is what I remember about you (alice):"
-    assert lines[1:3] == ["About you:", f"  - vegetarian ({datetime.now(timezone.utc).date().isoformat()})"]
+    assert lines[1:3] == ["About you:", f"  - vegetarian ({datetime.now(UTC).date().isoformat()})"]
     for expected in (
         "Facts:",
         "Past conversations:",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -13,11 +13,11 @@ from langchain_core.runnables import RunnableLambda
 from nodes.extract.base import CandidateFact, FactExtractor
 from nodes.extract.grounding import ground
 from nodes.extract.llm import ExtractedFact, ExtractedFacts, LLMFactExtractor
+from nodes.extract.pattern_extractor import PatternFactExtractor
 from nodes.extract.person import third_person
-from nodes.extract.rules import RuleFactExtractor
 from nodes.layers.base import LoggedMessage
 
-T0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 SECRET = "sk-abcdefghijklmnop1234"
 
 
@@ -26,7 +26,7 @@ def user(mid: str, text: str) -> LoggedMessage:
 
 
 def facts_of(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.text, f.key, f.value) for f in RuleFactExtractor().extract([user("m1", text)])]
+    return [(f.text, f.key, f.value) for f in PatternFactExtractor().extract([user("m1", text)])]
 
 
 @pytest.mark.parametrize(
@@ -57,15 +57,15 @@ def test_rules_rewrite_durable_statements_as_standalone_facts() -> None:
 
 
 def test_rules_keep_sources_time_and_flag_explicit_requests() -> None:
-    [fact] = RuleFactExtractor().extract([user("m7", "Please remember that my locker number is 214.")])
+    [fact] = PatternFactExtractor().extract([user("m7", "Please remember that my locker number is 214.")])
     assert fact.text == "The user's locker number is 214."
     assert (fact.sources, fact.stated_at, fact.explicit, fact.importance) == (["m7"], T0, True, 7)
 
 
 def test_rules_turn_cessation_into_a_negation() -> None:
-    [fact] = RuleFactExtractor().extract([user("m1", "I don't play tennis anymore.")])
+    [fact] = PatternFactExtractor().extract([user("m1", "I don't play tennis anymore.")])
     assert (fact.text, fact.negation_of) == ("The user no longer plays tennis.", "The user plays tennis.")
-    [keyed] = RuleFactExtractor().extract([user("m1", "I'm not vegetarian anymore.")])
+    [keyed] = PatternFactExtractor().extract([user("m1", "I'm not vegetarian anymore.")])
     assert (keyed.key, keyed.value, keyed.negation_of) == ("diet", "vegetarian", "The user is vegetarian.")
 
 
@@ -74,7 +74,7 @@ def test_rules_ignore_assistant_messages_and_sentences_with_secrets() -> None:
         LoggedMessage(id="a1", thread="t1", time=T0, role="assistant", text="I live in the cloud."),
         user("m1", f"I live in Paris. My API key is {SECRET} and I'm vegan."),
     ]
-    assert [(f.text, f.sources) for f in RuleFactExtractor().extract(messages)] == [
+    assert [(f.text, f.sources) for f in PatternFactExtractor().extract(messages)] == [
         ("The user lives in Paris.", ["m1"])
     ]
 
@@ -171,20 +171,20 @@ def test_llm_extractor_survives_garbage_and_needs_a_model() -> None:
     ["I moved to Lisbon last month.", "I moved to Lisbon last week.", "I moved to Lisbon two years ago.", "I moved to Lisbon in 2021."],
 )
 def test_when_a_change_happened_is_not_part_of_the_value(text: str) -> None:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    from nodes.extract.rules import RuleFactExtractor
+    from nodes.extract.pattern_extractor import PatternFactExtractor
     from nodes.layers.base import LoggedMessage
 
-    msg = LoggedMessage(id="m1", thread="t", time=datetime(2026, 1, 1, tzinfo=timezone.utc), role="user", text=text)
-    facts = RuleFactExtractor().extract([msg])
+    msg = LoggedMessage(id="m1", thread="t", time=datetime(2026, 1, 1, tzinfo=UTC), role="user", text=text)
+    facts = PatternFactExtractor().extract([msg])
     assert [(f.key, f.value, f.text) for f in facts] == [("location", "Lisbon", "The user lives in Lisbon.")]
 
 
 def stored_keys(text: str) -> list[tuple[str | None, str]]:
     """(key, category) of the grounded facts the rule extractor finds in one message."""
     messages = [user("m1", text)]
-    return [(f.key, f.category) for f in ground(RuleFactExtractor().extract(messages), messages)]
+    return [(f.key, f.category) for f in ground(PatternFactExtractor().extract(messages), messages)]
 
 
 # None of these messages is in the tuning part of the labelled sets.
@@ -218,7 +218,7 @@ def test_everyday_registers_fill_their_slots(text: str, keys: set[str]) -> None:
     ],
 )
 def test_durable_self_disclosure_in_own_words_is_kept_whole(text: str, category: str) -> None:
-    [fact] = RuleFactExtractor().extract([user("m1", text)])
+    [fact] = PatternFactExtractor().extract([user("m1", text)])
     assert fact.category == category and "the user" in fact.text.lower()
     assert ground([fact], [user("m1", text)]) == [fact.model_copy(update={"stated_at": T0})]
 

@@ -9,8 +9,10 @@ data dir, -wal/-shm and index files included.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from datetime import UTC
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -147,7 +149,7 @@ def test_forget_removes_every_copy_and_no_bytes_remain(world: dict[str, Any]) ->
     }
     assert report.files == {"/memories/only.md": -1, "/memories/pets.md": 1}
     assert report.threads == ["alice-t1"]
-    assert "checkpoints" in report.compacted
+    assert "checkpoints" in report.scrubbed
 
     _shut(world, store, saver)
     assert _files_with(data_dir, A_MARK) == []
@@ -206,7 +208,7 @@ def test_forget_refuses_text_too_short_to_be_safe(world: dict[str, Any]) -> None
 
 
 def test_forgetting_a_logged_message_keeps_and_reindexes_its_neighbours(tmp_path: Path) -> None:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from graph.context import Context
     from nodes.layers.base import LayerEnv, LoggedMessage
@@ -216,7 +218,7 @@ def test_forgetting_a_logged_message_keeps_and_reindexes_its_neighbours(tmp_path
     store = InMemoryStore(index={"dims": 64, "embed": emb, "fields": ["text"]})
     scope = UserScope("alice")
     env = LayerEnv(store=store, scope=scope, context=Context(data_dir=str(tmp_path)), embeddings=emb)
-    now = datetime(2026, 1, 5, tzinfo=timezone.utc)
+    now = datetime(2026, 1, 5, tzinfo=UTC)
     turn = [
         LoggedMessage(id="m1", thread="t", time=now, role="user", text="We planned the trip."),
         LoggedMessage(id="m2", thread="t", time=now, role="user", text="My locker code is zebra-77."),

@@ -9,12 +9,11 @@ import textwrap
 import pytest
 from langchain_core.messages import HumanMessage
 
-from graph.builder import NODES, build_graph
 from app.runtime import MemoryAgent
+from graph.builder import NODES, build_graph
 from models.scripted_chat import ScriptedChatModel
 from nodes.input_check import InvalidInput
 from stores.namespaces import MESSAGES, PROFILE, UserScope
-
 from tests.conftest import ROOT
 
 

@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +71,7 @@ def test_import_stores_every_message_and_replays_threads_in_time_order(env: Laye
     assert (report.messages, report.threads, report.layers) == (7, 2, ("message_log", "spy"))
     assert set(_keys(env, MESSAGES)) == {"t1-1", "t1-2", "t1-3", "t1-4", "t2-1", "t2-2", "t2-3"}
     assert [c[:3] for c in spy.calls] == [("turn", "intro", 4), ("end", "intro", 4), ("turn", "trip", 3), ("end", "trip", 3)]
-    assert spy.calls[1][3] == datetime(2024, 3, 1, 18, 1, 30, tzinfo=timezone.utc)  # "now" = end of that session
+    assert spy.calls[1][3] == datetime(2024, 3, 1, 18, 1, 30, tzinfo=UTC)  # "now" = end of that session
     assert _keys(env, MESSAGES)["t1-4"]["name"] is None
     import_jsonl(DATA, env, [MessageLogLayer()], progress=False)  # re-import: still one item per id
     assert len(_keys(env, MESSAGES)) == 7
@@ -196,7 +196,7 @@ def test_recall_output_shape_kinds_and_order(env: LayerEnv, tmp_path: Path) -> N
     assert out[0]["results"][0] == {"kind": "fact", "text": "Alice has a greyhound", "score": 0.95, "sources": ["t1-1"]}
     assert "thread summary" not in json.dumps(out)
     recall_calls = [c for c in layers[1].calls if c[0] == "recall"]
-    assert recall_calls[0][2:] == (3, datetime(2024, 4, 1, tzinfo=timezone.utc))  # k and the query's "now"
+    assert recall_calls[0][2:] == (3, datetime(2024, 4, 1, tzinfo=UTC))  # k and the query's "now"
 
     only_messages = list(recall_queries(path, env, layers, k=2, kind="message"))
     assert all(r["kind"] == "message" for o in only_messages for r in o["results"])
@@ -242,4 +242,4 @@ def test_query_time_is_optional_and_extra_fields_are_ignored(env: LayerEnv) -> N
     out = list(recall_queries(lines, env, [spy], k=1))
     assert [o["id"] for o in out] == ["q1", "q2"]
     recall_nows = [c[3] for c in spy.calls if c[0] == "recall"]
-    assert recall_nows == [env.now, datetime(2024, 4, 1, tzinfo=timezone.utc)]
+    assert recall_nows == [env.now, datetime(2024, 4, 1, tzinfo=UTC)]

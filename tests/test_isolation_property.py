@@ -12,16 +12,16 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from graph.builder import default_layers
-from graph.context import Context
 from app.runtime import MemoryAgent
+from graph.context import Context
 from nodes.importer import import_messages
+from nodes.layers import default_layers
 from nodes.layers.base import LoggedMessage
 from nodes.layers.semantic import remember
 from nodes.privacy.export import export_user
@@ -51,7 +51,7 @@ class Isolation(RuleBasedStateMachine):
             first = first or agent
             self.agents[user] = agent
         self.layers = default_layers()
-        self.clock = datetime(2026, 1, 1, tzinfo=timezone.utc)
+        self.clock = datetime(2026, 1, 1, tzinfo=UTC)
 
     def teardown(self) -> None:
         if hasattr(self, "agents"):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,7 @@ from nodes.privacy.secrets import redact
 from stores.faiss_sqlite import FaissSqliteStore
 from stores.namespaces import MESSAGES, UserScope
 
-T0 = datetime(2024, 6, 3, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 6, 3, 12, 0, tzinfo=UTC)
 SECRET = "sk-" + "A1b2C3d4E5f6G7h8J9k0"
 
 
@@ -126,10 +126,10 @@ def test_forget_removes_the_text_from_neighbours_index(env: LayerEnv) -> None:
 
 
 def test_query_reading() -> None:
-    now = datetime(2023, 10, 22, 9, 0, tzinfo=timezone.utc)
+    now = datetime(2023, 10, 22, 9, 0, tzinfo=UTC)
     info = analyse("When did Mel go camping in June?", {"melanie", "caroline"}, now)
     assert info.names == {"melanie"} and info.asks_when and "camp" in info.terms
-    assert info.window is not None and info.window[0] == datetime(2023, 6, 1, tzinfo=timezone.utc)
+    assert info.window is not None and info.window[0] == datetime(2023, 6, 1, tzinfo=UTC)
     assert analyse("What do I like?", set(), now).first_person
     start, end = time_window("what did we discuss yesterday", now)  # type: ignore[misc]
     assert start <= now - timedelta(days=1) < end <= now
@@ -137,8 +137,8 @@ def test_query_reading() -> None:
 
 
 def test_live_turns_are_linked_to_the_previous_turn(tmp_path) -> None:
-    from graph.context import Context
     from app.runtime import MemoryAgent
+    from graph.context import Context
     from models.scripted_chat import ScriptedChatModel
     from nodes.layers.message_log import INDEXED_FIELD
     from stores.namespaces import MESSAGES, UserScope

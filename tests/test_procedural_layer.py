@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -14,7 +14,7 @@ from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.procedural import ProceduralLayer, detect_feedback
 from stores.namespaces import RULES, UserScope
 
-NOW = datetime(2026, 3, 20, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
 EMB = HashEmbeddings(384)
 
 
@@ -30,7 +30,7 @@ class Approver:
         self.calls: list[dict[str, Any]] = []
         self._index = 0
 
-    def new_run(self, *resumes: bool) -> "Approver":
+    def new_run(self, *resumes: bool) -> Approver:
         self.resumes, self._index = list(resumes), 0
         return self
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -18,7 +18,7 @@ from nodes.layers.semantic import SemanticLayer, remember
 from nodes.layers.semantic_records import cosines
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY, UserScope
 
-T0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 EMB = HashEmbeddings(384)
 SECRET = "sk-abcdefghijklmnop1234"
 

@@ -25,9 +25,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -224,8 +225,8 @@ def test_langgraph_dev_end_to_end(tmp_path: Path) -> None:
         (n,) = conn.execute("SELECT COUNT(*) FROM checkpoints WHERE thread_id = ?", (ids["t1"],)).fetchone()
     assert n > 0
 
-    from graph.context import Context
     from app.runtime import MemoryAgent
+    from graph.context import Context
     from stores.namespaces import FACTS, PROFILE, RULES, UserScope
 
     ctx = Context(user_id="A", data_dir=str(data_dir), chat_model="scripted", embedding_model="hash:384")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -126,7 +126,7 @@ def make_env(state: dict[str, Any]) -> LayerEnv:
         scope=UserScope("alice"),
         context=Context(user_id="alice", working_budget_tokens=200, keep_last_messages=4),
         embeddings=emb,
-        now=datetime(2026, 3, 20, tzinfo=timezone.utc),
+        now=datetime(2026, 3, 20, tzinfo=UTC),
         state=state,
     )
 

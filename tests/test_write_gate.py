@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, SETTINGS, THRE
 EMB = HashEmbeddings(64)
 ALICE, BOB = UserScope("alice"), UserScope("bob")
 PASSWORD = "hunter2-Blue"
-NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 class CountingStore(FaissSqliteStore):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from langgraph.store.memory import InMemoryStore
@@ -10,14 +10,14 @@ from langgraph.store.memory import InMemoryStore
 from bench.extraction_eval import FIXTURES, NEVER_STORED, SET_NAMES, Case, evaluate, load_cases, load_set, main
 from graph.context import Context
 from models.loader import HashEmbeddings
-from nodes.extract.rules import RuleFactExtractor
+from nodes.extract.pattern_extractor import PatternFactExtractor
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.semantic import SemanticLayer
 from stores.namespaces import FACTS, PROFILE, UserScope
 
 CASES = load_cases()
 EMB = HashEmbeddings(384)
-T0 = datetime(2025, 3, 1, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, tzinfo=UTC)
 
 
 def stored_after(case: Case) -> list[dict]:
@@ -34,7 +34,7 @@ def test_labelled_set_is_large_and_balanced() -> None:
 
 
 def test_rules_extractor_precision_and_recall() -> None:
-    scores = evaluate(RuleFactExtractor(), CASES)
+    scores = evaluate(PatternFactExtractor(), CASES)
     assert scores.precision >= 0.9, scores.errors
     assert scores.recall >= 0.85, scores.errors
 
@@ -44,7 +44,7 @@ def test_rules_extractor_on_a_held_out_set() -> None:
     from pathlib import Path
 
     held_out = load_cases(Path(__file__).parent / "fixtures" / "write_policy_heldout.jsonl")
-    scores = evaluate(RuleFactExtractor(), held_out)
+    scores = evaluate(PatternFactExtractor(), held_out)
     assert len(held_out) >= 30
     assert scores.precision >= 0.9, scores.errors
     assert scores.recall >= 0.8, scores.errors
@@ -68,7 +68,7 @@ def test_eval_cli_reports_each_extractor_on_each_set(capsys: pytest.CaptureFixtu
     rows = {line.split()[1]: line.split() for line in out.splitlines() if line.startswith("rules")}
     assert list(rows) == list(SET_NAMES)
     for name in SET_NAMES:
-        scores = evaluate(RuleFactExtractor(), load_set(name))
+        scores = evaluate(PatternFactExtractor(), load_set(name))
         assert rows[name][4:6] == [f"{scores.precision:.3f}", f"{scores.recall:.3f}"]
 
 
@@ -90,12 +90,12 @@ def test_new_label_sets_are_large_split_by_hash_and_labelled_once() -> None:
 
 def test_held_out_voices_store_nothing_from_role_play_hypotheticals_questions_or_injections() -> None:
     """Never tuned on: the honest figure for the traps that must never be stored."""
-    scores = evaluate(RuleFactExtractor(), load_set("held-out"))
+    scores = evaluate(PatternFactExtractor(), load_set("held-out"))
     assert sum(scores.stored_by_trap[t][1] for t in NEVER_STORED) >= 15
     assert scores.stored_from(NEVER_STORED) == 0, scores.errors
 
 
 def test_extractor_beats_the_old_rules_on_held_out_natural_conversation() -> None:
     """Before this extractor the rules found 0 of the 23 durable held-out LoCoMo turns."""
-    scores = evaluate(RuleFactExtractor(), load_set("locomo"))
+    scores = evaluate(PatternFactExtractor(), load_set("locomo"))
     assert scores.recall >= 0.6 and scores.precision >= 0.7, scores.errors

@@ -9,14 +9,16 @@ layer's merge logic agree on one vocabulary of profile keys.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
 from nodes.layers.base import LoggedMessage
 from nodes.privacy.secrets import contains_secret
+from nodes.text import statements
 
 
 class CandidateFact(BaseModel):
@@ -103,17 +105,13 @@ def join_values(values: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|;\s+")
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of a message, trimmed; good enough for chat text."""
-    return [s.strip() for s in _SENTENCE_END.split(text.replace("\u2019", "'")) if s.strip()]
+split_sentences = statements  # a message's fact-sized pieces (nodes/text.py)
 
 
 def safe_sentences(text: str) -> list[str]:
     """Sentences without a secret. A sentence holding a secret is dropped whole,
-    so no fact (and no LLM prompt) is ever built from it."""
+    so no fact (and no LLM prompt) is ever built from it.
+    """
     return [s for s in split_sentences(text) if not contains_secret(s)]
 
 

@@ -13,19 +13,18 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from nodes.extract.base import CandidateFact, user_messages
 from nodes.layers.base import LoggedMessage
+from nodes.text import FUNCTION_WORDS
 
 log = logging.getLogger(__name__)
 
-STOPWORDS = frozenset(
-    """a an the and or but if of to in on at by for with from as into about than then so very just also too
-    is am are was were be been being has have had do does did not no longer any anymore more most
-    i me my mine myself you your we our they them their he she his her it its this that these those
-    user users user's s can could will would should may might must shall who whom which what when where
-    why how all some such only own same there here now currently still really""".split()
+STOPWORDS = FUNCTION_WORDS | frozenset(
+    """a am an anymore as at be been being by currently did do does he her his i if in is it longer may me
+    might mine most must my myself no now of on only or own really s same shall she so still such these those
+    to too user user's users we whom""".split()
 )
 MIN_TEXT_SUPPORT = 0.6  # share of a value-less fact's words the user must have said
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -69,7 +68,8 @@ def supported(fact: CandidateFact, user_text: str) -> bool:
 def ground(candidates: Sequence[CandidateFact], messages: Sequence[LoggedMessage]) -> list[CandidateFact]:
     """The candidates the user's own messages support, with ``sources`` narrowed to
     those messages. A candidate without sources is attributed to the user messages
-    that support it; one whose sources are not user messages here is rejected."""
+    that support it; one whose sources are not user messages here is rejected.
+    """
     users = user_messages(messages)
     by_id = {m.id: m for m in users}
     kept: list[CandidateFact] = []

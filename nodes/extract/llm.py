@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, ValidationError
 
+from graph.prompts import FACT_EXTRACTION_PROMPT
 from nodes.extract.base import SLOTS, CandidateFact, safe_sentences, slot_for, user_messages
 from nodes.extract.person import third_person
 from nodes.layers.base import LoggedMessage
@@ -44,18 +46,7 @@ class ExtractedFacts(BaseModel):
     facts: list[ExtractedFact] = Field(default_factory=list)
 
 
-INSTRUCTIONS = (
-    "You extract durable facts about the user from their messages. Only facts the user states "
-    "about themselves that stay true for weeks: identity, diet, allergies, health, home, work, "
-    "family, languages, lasting preferences and habits. Never moods, one-off requests, questions, "
-    "plans for today or small talk. Never guess: if the user did not say it, leave it out. "
-    "Write each fact as a standalone sentence starting with 'The user'. Put the user's exact "
-    "words in 'value'. Profile slots for 'key': " + ", ".join(SLOTS) + ", favourite_<thing>; "
-    "otherwise null. Answer with JSON only, in this shape: "
-    '{"facts": [{"text": "...", "category": "...", "key": null, "value": "...", '
-    '"importance": 1-10, "source_ids": ["<message id>"], "replaces": null}]}. '
-    'If there are no durable facts, answer {"facts": []}.'
-)
+INSTRUCTIONS = FACT_EXTRACTION_PROMPT.format(slots=", ".join(SLOTS))
 
 
 class LLMFactExtractor:

@@ -47,7 +47,7 @@ PREFERENCES = r"prefer|like|love|enjoy|adore|hate|dislike|detest|can't stand|don
 
 
 @dataclass(frozen=True)
-class Rule:
+class Pattern:
     """One durable-statement pattern.
 
     ``template`` renders a keyed fact from its value ("{v}", or "{a_v}" for the
@@ -64,11 +64,11 @@ class Rule:
     importance: int = 5
 
 
-def _r(pattern: str, category: str, **kw: object) -> Rule:
-    return Rule(re.compile(pattern, re.IGNORECASE), category, **kw)  # type: ignore[arg-type]
+def _r(pattern: str, category: str, **kw: object) -> Pattern:
+    return Pattern(re.compile(pattern, re.IGNORECASE), category, **kw)  # type: ignore[arg-type]
 
 
-RULES: tuple[Rule, ...] = (
+PATTERNS: tuple[Pattern, ...] = (
     _r(r"^my name(?: is|'s) (?P<v>.+)$", "identity", key="name", template="The user's name is {v}.", cut=True),
     _r(r"^(?:please )?call me (?P<v>(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)\b", "identity", key="preferred_name",
        template="The user likes to be called {v}.", cut=True),

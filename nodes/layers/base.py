@@ -12,9 +12,10 @@ store a memory without provenance, or write while the user's memory is off.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from datetime import datetime, timezone
-from typing import Any, Callable, Literal, Protocol, Sequence, runtime_checkable
+from datetime import UTC, datetime
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
@@ -39,7 +40,8 @@ class Recalled:
 
     def as_dict(self) -> dict[str, Any]:
         """The state's form of this memory (a shallow copy: ``dataclasses.asdict``'s
-        deep copy of every field was a measurable share of a turn)."""
+        deep copy of every field was a measurable share of a turn).
+        """
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["meta"] = dict(self.meta)
         return out
@@ -75,7 +77,7 @@ class LayerEnv:
     context: Any  # graph.context.Context; typed loosely to keep layers free of graph imports
     embeddings: Embeddings
     chat_model: BaseChatModel | None = None
-    now: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    now: datetime = field(default_factory=lambda: datetime.now(UTC))
     # Asked before a layer saves something that needs the user's consent (rule review).
     approve: Callable[[dict[str, Any]], bool] = approve_all
     # Thread state for the working-memory layer: messages and running summary.

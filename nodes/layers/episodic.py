@@ -20,30 +20,28 @@ from __future__ import annotations
 import re
 import uuid
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Sequence
+from typing import Any
 
+from graph.prompts import EPISODE_SUMMARY_PROMPT
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from nodes.layers.identifiers import (
     content_words,
-    cosine_similarities,
     ensure_verbatim,
     extract_identifiers,
     extractive_summary,
     model_summary,
 )
 from nodes.layers.scoring import combined_score, parse_time
+from nodes.text import cosine_similarities
 from stores.namespaces import EPISODES
 
 SUMMARY_MAX_WORDS = 80
 MAX_KEYWORDS = 8
 CANDIDATES_PER_RESULT = 4
 
-_SUMMARY_PROMPT = (
-    "Summarise this conversation in at most three sentences. Keep names, ids, amounts "
-    "and dates exactly as written. Do not add anything that is not in the conversation."
-)
 _DURABLE = re.compile(
     r"\b(?:i am|i'm|my (?:name|wife|husband|partner|son|daughter|job|birthday)|i live|i work|"
     r"i moved|i have|i prefer|i always|i never|i'm allergic|remember)\b",
@@ -115,7 +113,7 @@ class EpisodicLayer(LayerBase):
         lines = [f"{'User' if m.role == 'user' else 'Assistant'}: {m.text}" for m in session]
         text, summarizer = None, "extractive"
         if self.use_llm and env.chat_model is not None:
-            text, summarizer = model_summary(env.chat_model, _SUMMARY_PROMPT, "\n".join(lines)), "llm"
+            text, summarizer = model_summary(env.chat_model, EPISODE_SUMMARY_PROMPT, "\n".join(lines)), "llm"
         if not text:
             text, summarizer = extractive_summary(lines, SUMMARY_MAX_WORDS, {"Assistant": ASSISTANT_WEIGHT}), "extractive"
         return Episode(
@@ -181,7 +179,8 @@ class EpisodicLayer(LayerBase):
 
 def importance(session: Sequence[LoggedMessage]) -> int:
     """1-10 without an LLM: longer sessions with durable facts, decisions, feedback,
-    identifiers or urgency matter more than small talk."""
+    identifiers or urgency matter more than small talk.
+    """
     user_text = "\n".join(m.text for m in session if m.role == "user")
     all_text = "\n".join(m.text for m in session)
     score = 1.0 + min(len(all_text.split()) / 100.0, 2.0)

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-import numpy as np
-from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
+
+from nodes.text import FUNCTION_WORDS, sentences
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,6 @@ def ensure_verbatim(summary: str, sources: Iterable[str]) -> str:
     return f"{summary.rstrip()}\n{block}" if summary.strip() else block
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n+")
 _WORD = re.compile(r"[A-Za-z0-9']+")
 _FILLER = re.compile(
     r"^(?:hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|yes|no|yep|nope|bye|"
@@ -128,9 +127,7 @@ _CUES = re.compile(
 )
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences (and lines) of ``text``, stripped, empty ones dropped."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+split_sentences = sentences  # the summariser's splitter (nodes/text.py)
 
 
 def informativeness(sentence: str) -> float:
@@ -174,12 +171,9 @@ def extractive_summary(lines: Sequence[str], max_words: int, label_weights: Mapp
     return "\n".join(s for _, s in sorted(chosen))
 
 
-STOPWORDS = frozenset(
-    "the and for you your are was were with that this have has had not but can could would "
-    "should will what when where which who how why there their they them then than from into "
-    "about just like also some any all out our ours its it's i'm i've i'll you're don't "
-    "please thanks thank yes okay sure here help hello know want need get got let make "
-    "one two more much very really well good great user assistant".split()
+STOPWORDS = FUNCTION_WORDS | frozenset(
+    """assistant don't get good got great hello help i'll i'm i've it's know let like make much need okay one
+    ours out please really sure thank thanks two user want well yes you're""".split()
 )
 _CONTENT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]{2,}")
 
@@ -202,7 +196,8 @@ def grounded(summary: str, source: str, share: float = 0.6) -> bool:
 
 def model_summary(model: BaseChatModel, instructions: str, source: str) -> str | None:
     """A chat model's summary of ``source``, or None when the call fails or the
-    summary is not ``grounded`` in it: callers then fall back to the extractive path."""
+    summary is not ``grounded`` in it: callers then fall back to the extractive path.
+    """
     try:
         reply = model.invoke([SystemMessage(instructions), HumanMessage(source)])
     except Exception:  # a local model can fail in many ways; the extractive path always works
@@ -210,17 +205,6 @@ def model_summary(model: BaseChatModel, instructions: str, source: str) -> str |
         return None
     text = reply.text.strip()
     return text if text and grounded(text, source) else None
-
-
-def cosine_similarities(embeddings: Embeddings, text: str, others: Sequence[str]) -> list[float]:
-    """Cosine of ``text`` with each of ``others``, embedded in one batch."""
-    if not others:
-        return []
-    vectors = np.asarray(embeddings.embed_documents([text, *others]), dtype=np.float64)
-    norms = np.linalg.norm(vectors, axis=1)
-    norms[norms == 0] = 1.0
-    unit = vectors / norms[:, None]
-    return (unit[1:] @ unit[0]).tolist()
 
 
 def _unique(items: Iterable[str]) -> list[str]:

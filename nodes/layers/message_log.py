@@ -57,7 +57,8 @@ def search_text(
 @lru_cache(maxsize=16384)
 def _features(text: str) -> tuple[frozenset[str], bool]:
     """A message's stemmed words, and whether it dates something. Cached: the same
-    messages come back as candidates turn after turn, and this was a third of reranking."""
+    messages come back as candidates turn after turn, and this was a third of reranking.
+    """
     return frozenset(stem(w) for w in words(text)), TEMPORAL.search(text) is not None
 
 

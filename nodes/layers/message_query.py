@@ -16,14 +16,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-_WORD = re.compile(r"[A-Za-z0-9]+(?:'[a-z]+)?")
+from nodes.text import FUNCTION_WORDS, words
 
-STOPWORDS = frozenset(
-    """a about after again all also am an and any are as at be been before being both but by can could
-    did do does doing for from had has have having her here hers him his how i if in into is it its
-    just kind likely me might more most my no not of on or our out over she should so some such than
-    that the their them then there these they this those through to too type under up us very was we
-    were what when where which while who whom why will with would you your""".split()
+STOPWORDS = FUNCTION_WORDS | frozenset(
+    """a after again am an as at be been before being both by did do does doing having her hers him his i if
+    in is it kind likely me might most my no of on or out over she so such these those through to too type
+    under up us we while whom""".split()
 )
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 _WHEN = re.compile(r"^\s*(when|what (year|month|day|date|time)|how long|how many (days|weeks|months|years))\b", re.I)
@@ -37,10 +35,6 @@ TEMPORAL = re.compile(
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _RELATIVE = re.compile(r"\b(yesterday|today|last (week|month|year)|this (week|month|year)|(\d+|a|one|two|three) (day|week|month)s? ago)\b", re.I)
 _NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3}
-
-
-def words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text)]
 
 
 @lru_cache(maxsize=65536)

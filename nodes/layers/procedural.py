@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
-from nodes.layers.identifiers import cosine_similarities, split_sentences
+from nodes.text import cosine_similarities
+from nodes.text import sentences as split_sentences
 from stores.namespaces import RULES
 
 CUSTOM = "custom"

@@ -9,7 +9,7 @@ in ``Context`` mean the same thing everywhere.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 
 def parse_time(value: str | datetime | None) -> datetime | None:
@@ -20,7 +20,7 @@ def parse_time(value: str | datetime | None) -> datetime | None:
         dt = value
     else:
         dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
 
 def recency(then: datetime | str | None, now: datetime, half_life_days: float) -> float:

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import logging
 import uuid
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from nodes.extract.base import CandidateFact, FactExtractor, split_sentences, user_messages
 from nodes.extract.grounding import ground
 from nodes.extract.llm import LLMFactExtractor
-from nodes.extract.rules import RuleFactExtractor
+from nodes.extract.pattern_extractor import PatternFactExtractor
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from nodes.layers.scoring import combined_score
 from nodes.layers.semantic_records import Record, store_fact
@@ -36,13 +37,14 @@ MIN_POOL = 20  # facts fetched by relevance before re-ranking with recency and i
 
 class SemanticLayer(LayerBase):
     """Profile + facts. ``extractor`` defaults to the rule extractor; an extractor
-    that ``needs_llm`` runs at session end, with the rules still running per turn."""
+    that ``needs_llm`` runs at session end, with the rules still running per turn.
+    """
 
     name = "semantic"
 
     def __init__(self, extractor: FactExtractor | None = None) -> None:
-        chosen = extractor if extractor is not None else RuleFactExtractor()
-        self.turn_extractor: FactExtractor = RuleFactExtractor() if chosen.needs_llm else chosen
+        chosen = extractor if extractor is not None else PatternFactExtractor()
+        self.turn_extractor: FactExtractor = PatternFactExtractor() if chosen.needs_llm else chosen
         self.session_extractor: FactExtractor | None = chosen if chosen.needs_llm else None
 
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
@@ -94,7 +96,7 @@ def remember(env: LayerEnv, text: str, sources: Sequence[str] = ()) -> list[Reco
         log.info("refused to remember text that contains a secret")
         return []
     sources = list(sources) or [f"remember:{uuid.uuid4().hex}"]
-    rules = RuleFactExtractor()
+    rules = PatternFactExtractor()
     written: list[Record] = []
     for sentence in split_sentences(text):
         for fact in rules.sentence_facts(sentence, sources=list(sources), stated_at=env.now, explicit=True):

@@ -22,11 +22,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import numpy as np
-
 from nodes.extract.base import CandidateFact, Slot, join_values, slot_for
 from nodes.layers.base import LayerEnv
 from nodes.layers.scoring import parse_time
+from nodes.text import cosine_similarities
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY
 
 log = logging.getLogger(__name__)
@@ -36,7 +35,8 @@ SEARCH_POOL = 10  # stored facts compared with each new one for dedup and confli
 
 def store_fact(env: LayerEnv, fact: CandidateFact) -> Record | None:
     """Write one grounded, secret-free fact. Returns the record now current (or,
-    for a fact that ends a slot, the archived one); None when nothing changed."""
+    for a fact that ends a slot, the archived one); None when nothing changed.
+    """
     when = (fact.stated_at or env.now).isoformat()
     slot = slot_for(fact.key)
     if slot is not None:
@@ -46,13 +46,7 @@ def store_fact(env: LayerEnv, fact: CandidateFact) -> Record | None:
 
 def cosines(env: LayerEnv, text: str, others: list[str]) -> list[float]:
     """Cosine similarity of ``text`` with each of ``others`` under ``env.embeddings``."""
-    if not others:
-        return []
-    vecs = np.asarray(env.embeddings.embed_documents([text, *others]), dtype=np.float64)
-    norms = np.linalg.norm(vecs, axis=1)
-    norms[norms == 0] = 1.0
-    unit = vecs / norms[:, None]
-    return [float(x) for x in unit[1:] @ unit[0]]
+    return cosine_similarities(env.embeddings, text, others)
 
 
 @dataclass
@@ -65,7 +59,8 @@ class _SlotOutcome:
 
 def _store_keyed(env: LayerEnv, fact: CandidateFact, slot: Slot, when: str) -> Record | None:
     """Update a profile slot as one transaction (``MemoryGate.atomic_update``): two
-    runs adding to the same multi-value slot at once must both be kept."""
+    runs adding to the same multi-value slot at once must both be kept.
+    """
     if fact.negation_of is None:
         _archive_opposites(env, fact.text, negated=False, when=when)
     outcome = _SlotOutcome()
@@ -154,7 +149,8 @@ def _duplicate(env: LayerEnv, text: str, negated: bool) -> tuple[str, Record] | 
 def _archive_opposites(env: LayerEnv, base: str, negated: bool, when: str) -> None:
     """Archive loose facts of the opposite polarity about the same thing: a new
     'no longer plays tennis' ends 'plays tennis', and a new 'plays tennis' ends
-    an older 'no longer plays tennis'. ``base`` is the positive form of the new fact."""
+    an older 'no longer plays tennis'. ``base`` is the positive form of the new fact.
+    """
     items = env.store.search(env.scope.ns(FACTS), query=base, limit=SEARCH_POOL)
     opposite = [i.value for i in items if (i.value.get("negation_of") is not None) != negated]
     sims = cosines(env, base, [r.get("negation_of") or r["text"] for r in opposite])

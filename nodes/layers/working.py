@@ -17,7 +17,8 @@ what a paraphrase gets wrong.
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
@@ -29,18 +30,12 @@ from langchain_core.messages import (
 )
 from langchain_core.messages.utils import count_tokens_approximately
 
+from graph.prompts import WORKING_SUMMARY_PROMPT
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from nodes.layers.identifiers import VERBATIM_HEADER, ensure_verbatim, extractive_summary, model_summary
 
 MIN_SUMMARY_WORDS = 40
 TOKENS_PER_SUMMARY_WORD = 5  # summary gets about a fifth of the budget, in words
-
-_PROMPT = (
-    "Update the running summary of a conversation with the new messages. Write a few "
-    "short sentences. Copy ids, amounts, dates, file paths, commands and error messages "
-    "exactly. Do not add anything that is not in the text."
-)
-
 
 def compact(
     messages: Sequence[AnyMessage],
@@ -68,7 +63,7 @@ def compact(
     new_summary = None
     if chat_model is not None:
         source = "\n".join([*(["Summary so far:", summary] if summary else []), "New messages:", *lines])
-        new_summary = model_summary(chat_model, _PROMPT, source)
+        new_summary = model_summary(chat_model, WORKING_SUMMARY_PROMPT, source)
     if not new_summary:
         previous = summary.split(VERBATIM_HEADER)[0].splitlines() if summary else []
         max_words = max(MIN_SUMMARY_WORDS, budget_tokens // TOKENS_PER_SUMMARY_WORD)
@@ -78,7 +73,8 @@ def compact(
 
 def safe_cut(messages: Sequence[AnyMessage], keep_last: int) -> int:
     """Index of the first kept message: at most ``len - keep_last``, never past the
-    latest human message, never between a tool call and its results."""
+    latest human message, never between a tool call and its results.
+    """
     cut = max(len(messages) - max(keep_last, 0), 0)
     last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=None)
     if last_human is not None:
@@ -104,7 +100,8 @@ def message_line(message: AnyMessage) -> str:
 class WorkingMemoryLayer(LayerBase):
     """The thread and its running summary. ``use_llm`` lets ``on_turn`` call the chat
     model to write the summary; it is off by default because ``on_turn`` is meant to
-    stay cheap and a tiny local model summarises worse than the extractive path."""
+    stay cheap and a tiny local model summarises worse than the extractive path.
+    """
 
     name = "working"
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import Counter
-from datetime import datetime, timezone
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
+from typing import Any
 
 from langgraph.store.base import BaseStore, Item
 from pydantic import BaseModel
@@ -96,7 +97,7 @@ def export_user(store: BaseStore, scope: UserScope, data_dir: str | os.PathLike[
             files.append({"path": vpath, "bytes": len(raw), "content": raw.decode("utf-8", "replace")})
     return {
         "user_id": scope.user_id,
-        "exported_at": datetime.now(timezone.utc).isoformat(),
+        "exported_at": datetime.now(UTC).isoformat(),
         "memory_enabled": is_memory_enabled(store, scope),
         "profile": {"current": by_kind.get(PROFILE, []), "history": by_kind.get(PROFILE_HISTORY, [])},
         "facts": by_kind.get(FACTS, []),

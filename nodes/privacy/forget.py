@@ -5,8 +5,8 @@ and its history, the episode that summarised the session, rules, the raw
 message log, lines in the user's memory files, and the checkpointed threads
 that still hold the turn. Deleting rows is not enough: SQLite keeps deleted
 bytes in free pages and in its WAL, and FAISS files keep removed vectors until
-rewritten, so every operation ends by compacting what held the user's data and
-nothing else: the store's ``compact(prefix)`` when it has one (rewrites only the
+rewritten, so every operation ends by scrubbing what held the user's data and
+nothing else: the store's ``scrub(prefix)`` when it has one (rewrites only the
 user's FAISS partitions, merges the FTS index, truncates the WAL), and on the
 checkpoint file ``secure_delete`` (set before threads are deleted, so their
 rows are zeroed in place) plus ``wal_checkpoint(TRUNCATE)``. No VACUUM, which
@@ -76,13 +76,13 @@ class UserData:
 
 @dataclass
 class ForgetReport:
-    """What was deleted: store keys per kind, memory-file edits, threads, compaction."""
+    """What was deleted: store keys per kind, memory-file edits, threads, scrubbing."""
 
     action: str
     deleted: dict[str, list[str]] = field(default_factory=dict)
     files: dict[str, int] = field(default_factory=dict)  # path -> lines removed, -1 = whole file
     threads: list[str] = field(default_factory=list)
-    compacted: list[str] = field(default_factory=list)
+    scrubbed: list[str] = field(default_factory=list)
     threads_kept: bool = False  # no checkpointer was given, so conversations were not searched
 
     def counts(self) -> dict[str, int]:
@@ -95,7 +95,7 @@ class ForgetReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": self.action, "counts": self.counts(), "deleted": self.deleted,
-                "files": self.files, "threads": self.threads, "compacted": self.compacted,
+                "files": self.files, "threads": self.threads, "scrubbed": self.scrubbed,
                 "threads_kept": self.threads_kept}
 
     def __str__(self) -> str:
@@ -166,13 +166,14 @@ def _secure_delete_on(checkpointer: BaseCheckpointSaver | None) -> bool:
     return not was_on
 
 
-def compact(
+def scrub(
     store: BaseStore, checkpointer: BaseCheckpointSaver | None, scope: UserScope, *, vacuum: bool = False
 ) -> list[str]:
     """Make deleted bytes leave the disk, touching only what held ``scope``'s data
-    (``vacuum``: also rewrite the checkpoint file, see ``_secure_delete_on``)."""
+    (``vacuum``: also rewrite the checkpoint file, see ``_secure_delete_on``).
+    """
     done = []
-    scoped = getattr(store, "compact", None)
+    scoped = getattr(store, "scrub", None)
     if callable(scoped):
         scoped(scope.root)
         done.append("store")
@@ -263,7 +264,7 @@ def forget(
                 report.threads.append(record.key)
     if where.data_dir is not None:
         report.files = MemoryFiles(where.data_dir, scope).remove_lines(lambda line: needle in line.casefold())
-    report.compacted = compact(store, where.checkpointer, scope, vacuum=vacuum)
+    report.scrubbed = scrub(store, where.checkpointer, scope, vacuum=vacuum)
     return report
 
 
@@ -288,5 +289,5 @@ def delete_user(target: UserData | LayerEnv, *, checkpointer: BaseCheckpointSave
         files = MemoryFiles(where.data_dir, scope)
         report.files = {vpath: -1 for vpath, _ in files.iter_files()}
         files.delete_all()
-    report.compacted = compact(store, where.checkpointer, scope, vacuum=vacuum)
+    report.scrubbed = scrub(store, where.checkpointer, scope, vacuum=vacuum)
     return report

@@ -79,7 +79,8 @@ def secret_kinds(text: str) -> list[str]:
 
 def redact_message(message: BaseMessage) -> tuple[BaseMessage, list[str]]:
     """The message with its secrets removed (same id, so it replaces the original in
-    state), and the kinds that were removed."""
+    state), and the kinds that were removed.
+    """
     kinds = secret_kinds(message.text)
     if not kinds:
         return message, []

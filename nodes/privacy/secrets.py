@@ -17,8 +17,8 @@ import base64
 import binascii
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 Span = tuple[int, int, str]
 
@@ -144,7 +144,7 @@ def _pin_ok(value: str) -> bool:
 
 
 @dataclass(frozen=True)
-class _Rule:
+class _Detector:
     """One detector. ``group`` is the regex group holding the secret value."""
 
     kind: str
@@ -165,40 +165,40 @@ _KEYWORD = r"""(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9]{1,40}[_\-]){0,5}(?:api[_\-\ ]?k
                |access[_\-]?key|(?:access|auth|refresh|session|bot)[_\-]?token|token
                |client[_\-]?secret|private[_\-]?key)(?:[_\-][A-Za-z0-9]{1,40}){0,5}"""
 
-_RULES: tuple[_Rule, ...] = (
-    _Rule("private_key", _rx(r"""-----BEGIN\ (?:[A-Z0-9]+\ )*PRIVATE\ KEY(?:\ BLOCK)?-----
+_DETECTORS: tuple[_Detector, ...] = (
+    _Detector("private_key", _rx(r"""-----BEGIN\ (?:[A-Z0-9]+\ )*PRIVATE\ KEY(?:\ BLOCK)?-----
         [\s\S]*?(?:-----END\ (?:[A-Z0-9]+\ )*PRIVATE\ KEY(?:\ BLOCK)?-----|\Z)"""), priority=9),
-    _Rule("anthropic_key", _rx(rf"(?<![{_TOK}])sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_\-]{{20,}}(?![{_TOK}])"), priority=9),
-    _Rule("openai_key", _rx(rf"(?<![{_TOK}])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{{20,}}(?![{_TOK}])"),
+    _Detector("anthropic_key", _rx(rf"(?<![{_TOK}])sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_\-]{{20,}}(?![{_TOK}])"), priority=9),
+    _Detector("openai_key", _rx(rf"(?<![{_TOK}])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{{20,}}(?![{_TOK}])"),
           _randomish, priority=8),
-    _Rule("github_token", _rx(rf"(?<![{_TOK}])(?:gh[pousr]_[A-Za-z0-9]{{30,}}|github_pat_[A-Za-z0-9_]{{30,}})(?![{_TOK}])"),
+    _Detector("github_token", _rx(rf"(?<![{_TOK}])(?:gh[pousr]_[A-Za-z0-9]{{30,}}|github_pat_[A-Za-z0-9_]{{30,}})(?![{_TOK}])"),
           priority=8),
-    _Rule("aws_access_key", _rx(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])"), priority=8),
-    _Rule("slack_token", _rx(rf"(?<![{_TOK}])xox[abposr]-[A-Za-z0-9\-]{{10,}}(?![{_TOK}])"), priority=8),
-    _Rule("slack_webhook", _rx(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+"), priority=8),
-    _Rule("google_api_key", _rx(rf"(?<![{_TOK}])AIza[0-9A-Za-z_\-]{{35}}(?![{_TOK}])"), priority=8),
-    _Rule("stripe_key", _rx(rf"(?<![{_TOK}])(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{{16,}}(?![{_TOK}])"), priority=8),
-    _Rule("jwt", _rx(r"(?<![A-Za-z0-9_\-.])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{16,}"),
+    _Detector("aws_access_key", _rx(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])"), priority=8),
+    _Detector("slack_token", _rx(rf"(?<![{_TOK}])xox[abposr]-[A-Za-z0-9\-]{{10,}}(?![{_TOK}])"), priority=8),
+    _Detector("slack_webhook", _rx(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+"), priority=8),
+    _Detector("google_api_key", _rx(rf"(?<![{_TOK}])AIza[0-9A-Za-z_\-]{{35}}(?![{_TOK}])"), priority=8),
+    _Detector("stripe_key", _rx(rf"(?<![{_TOK}])(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{{16,}}(?![{_TOK}])"), priority=8),
+    _Detector("jwt", _rx(r"(?<![A-Za-z0-9_\-.])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{16,}"),
           _jwt_ok, priority=7),
-    _Rule("bearer_token", _rx(r"(?i:\bbearer)\s+(?P<v>[A-Za-z0-9_\-.~+/]{16,}=*)"), _randomish, "v", 6),
+    _Detector("bearer_token", _rx(r"(?i:\bbearer)\s+(?P<v>[A-Za-z0-9_\-.~+/]{16,}=*)"), _randomish, "v", 6),
     # Backslashes before a quote: the same assignment quoted inside a JSON string (a prompt's
     # memory line, quoted again each time a reply repeating it is recalled).
-    _Rule("api_key", _rx(rf"""(?i:{_KEYWORD})\\{{0,8}}["']?\s*(?:[:=]|=>|\s(?i:is|was)\s)\s*\\{{0,8}}["']?
+    _Detector("api_key", _rx(rf"""(?i:{_KEYWORD})\\{{0,8}}["']?\s*(?:[:=]|=>|\s(?i:is|was)\s)\s*\\{{0,8}}["']?
         (?P<v>[A-Za-z0-9_\-./+=]{{12,}})"""), _randomish, "v", 5),
-    _Rule("password", _rx(r"""(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,30}://[^\s:/@]{1,100}:(?P<v>[^\s@/]{3,200})@[\w.\-]+"""), group="v", priority=6),
-    _Rule("password", _rx(rf"""{_PW_WORD}["']?\s*(?:[:=]|=>)\s*{_PW_VALUE}"""), _not_placeholder, "v", 4),
-    _Rule("password", _rx(rf"""{_PW_WORD}\s+(?i:is|was|would\ be|will\ be)(?:\s+(?i:now|still))?
+    _Detector("password", _rx(r"""(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,30}://[^\s:/@]{1,100}:(?P<v>[^\s@/]{3,200})@[\w.\-]+"""), group="v", priority=6),
+    _Detector("password", _rx(rf"""{_PW_WORD}["']?\s*(?:[:=]|=>)\s*{_PW_VALUE}"""), _not_placeholder, "v", 4),
+    _Detector("password", _rx(rf"""{_PW_WORD}\s+(?i:is|was|would\ be|will\ be)(?:\s+(?i:now|still))?
         (?:\s+(?i:set\ to))?\s+{_PW_VALUE}"""), _password_ok, "v", 4),
-    _Rule("password", _rx(r"(?i:\b(?:pin|pin\ code|pin\ number))\s*(?:[:=]|\s(?i:is|was)\s)\s*(?P<v>\d{4,8})\b"),
+    _Detector("password", _rx(r"(?i:\b(?:pin|pin\ code|pin\ number))\s*(?:[:=]|\s(?i:is|was)\s)\s*(?P<v>\d{4,8})\b"),
           _pin_ok, "v", 4),
-    _Rule("card_number", _rx(r"""(?<![\d\-.])(?:\d{4}([ \-]?)\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?
+    _Detector("card_number", _rx(r"""(?<![\d\-.])(?:\d{4}([ \-]?)\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?
         |\d{4}[ \-]?\d{6}[ \-]?\d{4,5}|\d{13,19})(?![\d\-]|\.\d)"""), _card_ok, priority=3),
-    _Rule("iban", _rx(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:\ ?[A-Z0-9]{4}){2,7}(?:\ ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])"),
+    _Detector("iban", _rx(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:\ ?[A-Z0-9]{4}){2,7}(?:\ ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])"),
           _iban_ok, priority=3),
-    _Rule("ssn", _rx(r"(?<![\d\-])\d{3}-\d{2}-\d{4}(?![\d\-])"), _ssn_ok, priority=2),
-    _Rule("ssn", _rx(r"""(?i:\b(?:ssn|social\ security(?:\ number|\ no\.?|\ \#)?))\D{0,12}?
+    _Detector("ssn", _rx(r"(?<![\d\-])\d{3}-\d{2}-\d{4}(?![\d\-])"), _ssn_ok, priority=2),
+    _Detector("ssn", _rx(r"""(?i:\b(?:ssn|social\ security(?:\ number|\ no\.?|\ \#)?))\D{0,12}?
         (?P<v>(?<!\d)\d{3}[ ]?\d{2}[ ]?\d{4})(?!\d)"""), _ssn_ok, "v", 2),
-    _Rule("uk_nino", _rx(r"""(?<![A-Za-z0-9])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]
+    _Detector("uk_nino", _rx(r"""(?<![A-Za-z0-9])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]
         \ ?\d{2}\ ?\d{2}\ ?\d{2}\ ?[A-D](?![A-Za-z0-9])"""), priority=2),
 )
 
@@ -212,7 +212,7 @@ def find_secrets(text: str) -> list[Span]:
     if not text:
         return []
     found: list[tuple[int, int, int, str]] = []
-    for rule in _RULES:
+    for rule in _DETECTORS:
         for m in rule.pattern.finditer(text):
             value = m.group(rule.group)
             if value is None or (rule.check is not None and not rule.check(value)):

@@ -13,6 +13,7 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
+from graph.prompts import MEMORY_FILE_TOOL
 from nodes.tools.memory_files import ARGS, DEFAULT_MAX_FILE_BYTES, Command, MemoryFileError, MemoryFiles
 from nodes.write_gate import MemoryGate
 
@@ -64,11 +65,7 @@ def memory_file_tool(
     return StructuredTool.from_function(
         func=run,
         name="memory",
-        description=(
-            "Read and edit your long-term memory files under /memories (notes that persist across "
-            "conversations). Commands: view (list a directory or show a file with line numbers), "
-            "create, str_replace, insert, delete, rename. Every path must start with /memories."
-        ),
+        description=MEMORY_FILE_TOOL,
         args_schema=MemoryFileArgs,
         handle_validation_error=_validation_message,
     )

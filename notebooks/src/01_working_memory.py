@@ -31,10 +31,8 @@
 # in a temporary data dir.
 
 # %%
-import nbutil  # display helpers; puts the repo on sys.path, progress bars off
-from nbutil import Prompt, Table, fresh_data_dir
-
 from langchain_core.messages import AIMessage, HumanMessage
+from nbutil import Prompt, Table, fresh_data_dir
 
 from models.loader import load_chat_model
 
@@ -69,8 +67,8 @@ Table([{"sent": "call 1 + reply + question", "reply": with_thread.text}])
 # after a few turns.
 
 # %%
-from graph.context import Context
 from app.runtime import MemoryAgent
+from graph.context import Context
 
 ctx = Context(
     user_id="ana",

@@ -27,14 +27,13 @@
 #    moves to `profile_history` with the date it stopped being true.
 
 # %%
-import nbutil
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
 from nbutil import Prompt, Table, fresh_data_dir, items_table, recalled_table
 
-from dataclasses import replace
-from datetime import datetime, timedelta, timezone
-
-from graph.context import Context
 from app.runtime import MemoryAgent
+from graph.context import Context
 from nodes.layers.base import LoggedMessage
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY
 
@@ -42,7 +41,7 @@ ctx = Context(user_id="ana", data_dir=fresh_data_dir(), chat_model="local", embe
 agent = MemoryAgent(ctx)
 env = agent.env()
 scope = env.scope
-t0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+t0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 
 
 def said(i: int, text: str, days: int = 0) -> LoggedMessage:
@@ -54,14 +53,14 @@ def said(i: int, text: str, days: int = 0) -> LoggedMessage:
 # Durable first-person statements become third-person facts; moods, questions and one-off requests do not.
 
 # %%
-from nodes.extract.rules import RuleFactExtractor
+from nodes.extract.pattern_extractor import PatternFactExtractor
 
 messages = [
     said(1, "Hi, I'm Ana. I'm vegetarian and I live in Berlin."),
     said(2, "I'm so tired today. Can you suggest a quick dinner?"),
     said(3, "I'm allergic to peanuts. I love hiking in the Alps."),
 ]
-candidates = RuleFactExtractor().extract(messages)
+candidates = PatternFactExtractor().extract(messages)
 Table([{"text": c.text, "key": c.key, "value": c.value, "importance": c.importance, "sources": c.sources} for c in candidates],
       title="candidates from the rule extractor")
 
@@ -100,7 +99,7 @@ from nodes.layers.semantic import write_facts
 
 write_facts(env, candidates, messages)
 again = [said(4, "I really love hiking in the Alps.", days=3)]
-write_facts(replace(env, now=again[0].time), RuleFactExtractor().extract(again), again)
+write_facts(replace(env, now=again[0].time), PatternFactExtractor().extract(again), again)
 Table([*items_table(env.store, scope.ns(PROFILE), ["text", "value", "importance", "sources", "updated_at"]).rows,
        *items_table(env.store, scope.ns(FACTS), ["text", "value", "importance", "sources", "updated_at"]).rows],
       ["key", "text", "value", "importance", "sources", "updated_at"], title="profile + facts after dedup")
@@ -112,7 +111,7 @@ Table([*items_table(env.store, scope.ns(PROFILE), ["text", "value", "importance"
 
 # %%
 moved = [said(5, "I moved to Lisbon.", days=30)]
-write_facts(replace(env, now=moved[0].time), RuleFactExtractor().extract(moved), moved)
+write_facts(replace(env, now=moved[0].time), PatternFactExtractor().extract(moved), moved)
 Table([*items_table(env.store, scope.ns(PROFILE), ["text", "updated_at"]).rows], title="current profile")
 
 # %%

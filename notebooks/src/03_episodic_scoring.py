@@ -30,14 +30,13 @@
 # individual weights with `MEMORY_W_RELEVANCE` / `_RECENCY` / `_IMPORTANCE`.
 
 # %%
-import nbutil
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
 from nbutil import Table, fresh_data_dir, recalled_table
 
-from dataclasses import replace
-from datetime import datetime, timedelta, timezone
-
-from graph.context import PRESETS, Context
 from app.runtime import MemoryAgent
+from graph.context import PRESETS, Context
 from nodes.layers.base import LoggedMessage
 from nodes.layers.episodic import EpisodicLayer
 from nodes.layers.scoring import recency
@@ -45,7 +44,7 @@ from stores.namespaces import EPISODES
 
 ctx = Context(user_id="sam", data_dir=fresh_data_dir(), chat_model="local", embedding_model="local")
 agent = MemoryAgent(ctx)
-now = datetime(2025, 6, 30, 18, 0, tzinfo=timezone.utc)
+now = datetime(2025, 6, 30, 18, 0, tzinfo=UTC)
 env = replace(agent.env(), now=now)
 layer = EpisodicLayer()
 

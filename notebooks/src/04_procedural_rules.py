@@ -28,11 +28,10 @@
 #   LangGraph Studio's *Resume* button.
 
 # %%
-import nbutil
 from nbutil import Prompt, Table, fresh_data_dir, items_table
 
-from graph.context import Context
 from app.runtime import MemoryAgent
+from graph.context import Context
 from stores.namespaces import RULES
 
 ctx = Context(user_id="lee", data_dir=fresh_data_dir(), chat_model="local", embedding_model="local",

@@ -27,11 +27,10 @@
 # | one user's memory never reaches another's prompt | `stores/namespaces.py` (`UserScope`), every layer |
 
 # %%
-import nbutil
 from nbutil import Prompt, Table, fresh_data_dir, items_table
 
-from graph.context import Context
 from app.runtime import MemoryAgent
+from graph.context import Context
 from stores.namespaces import FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, UserScope
 
 data_dir = fresh_data_dir()

@@ -25,11 +25,10 @@
 # **CC BY-NC 4.0** (non-commercial use only); see `bench/data/locomo-dev/README.md`.
 
 # %%
-import nbutil
 from nbutil import Prompt, Table, fresh_data_dir, recalled_table
 
-from graph.context import Context
 from app.runtime import MemoryAgent
+from graph.context import Context
 from nodes.privacy.export import export_user, render_memories
 from stores.namespaces import UserScope
 
@@ -94,11 +93,12 @@ agent.close()
 from dataclasses import replace
 from statistics import fmean
 
+import numpy as np
+
 from bench.locomo_recall import DEFAULT_DATA, KS, baseline_rankers, layer_ranker, load_conversation, recall_at
 from models.loader import load_embeddings
 from nodes.importer import import_messages
 from nodes.layers.message_log import MessageLogLayer
-import numpy as np
 
 conversation = DEFAULT_DATA / "conv-30"  # bench/data/locomo-dev, vendored in this repository
 messages, questions = load_conversation(conversation)

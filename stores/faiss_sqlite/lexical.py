@@ -91,7 +91,8 @@ def _terms(query: str) -> list[str]:
 
 def search(conn: sqlite3.Connection, query: str, ns_ids: Sequence[int], n_docs: int, limit: int) -> list[int]:
     """Item ids in the given namespaces, best BM25 first (the caller still checks
-    expiry and filters)."""
+    expiry and filters).
+    """
     if not ns_ids or len(ns_ids) > MAX_NAMESPACES:
         return []
     tags = [_tag(i) for i in ns_ids]
@@ -142,7 +143,7 @@ def note_writes(conn: sqlite3.Connection, n: int) -> None:
     )
 
 
-def needs_compaction(conn: sqlite3.Connection) -> bool:
+def needs_merge(conn: sqlite3.Connection) -> bool:
     row = conn.execute("SELECT CAST(v AS INTEGER) FROM meta WHERE k = 'fts_writes'").fetchone()
     if row is None or row[0] < COMPACT_MIN:
         return False

@@ -5,7 +5,7 @@ document's tokens in its segments until they are merged, the WAL keeps old
 page images until a checkpoint, and a saved FAISS file keeps removed vectors
 until it is rewritten. ``secure_delete`` (on for every connection, see
 ``schema``) zeroes the bytes of deleted rows and freed pages in the database
-file itself. So compaction here is: drop emptied namespaces, rewrite the FAISS
+file itself. So scrubbing here is: drop emptied namespaces, rewrite the FAISS
 files of the namespaces concerned (no other file is opened), merge the FTS index
 (one shared index: merging rewrites its pages without the deleted tokens), and
 truncate the WAL. A whole-store ``purge`` also VACUUMs.
@@ -34,7 +34,8 @@ def sweep_expired(
     conn: sqlite3.Connection, limit: int = SWEEP_BATCH
 ) -> tuple[int, dict[int, NsChange], set[int]]:
     """Delete up to ``limit`` expired items with their vectors and FTS entries, in one
-    transaction; returns how many, the vector changes, and the namespaces touched."""
+    transaction; returns how many, the vector changes, and the namespaces touched.
+    """
     with schema.write_txn(conn):
         rows = conn.execute(
             "SELECT namespaces.ns, items.key FROM items JOIN namespaces ON namespaces.id = items.ns_id "
@@ -51,7 +52,7 @@ def sweep_expired(
     return len(rows), changes, touched
 
 
-def compact(conn: sqlite3.Connection, vectors: VectorIndex | None, ns_ids: Sequence[int]) -> None:
+def scrub(conn: sqlite3.Connection, vectors: VectorIndex | None, ns_ids: Sequence[int]) -> None:
     """Make deletions in ``ns_ids`` physical without touching other namespaces' files."""
     wanted = sorted(set(ns_ids))
     if wanted:

@@ -19,11 +19,10 @@ import math
 import random
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, TypeVar
-
+from typing import TypeVar
 
 T = TypeVar("T")
 

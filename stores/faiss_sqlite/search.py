@@ -15,7 +15,7 @@ vector has been seen. As in ``InMemoryStore``, items without vectors
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -37,7 +37,7 @@ Row = tuple[int, str, str, str, float, float, float | None]
 
 
 def _ts(value: float) -> datetime:
-    return datetime.fromtimestamp(value, tz=timezone.utc)
+    return datetime.fromtimestamp(value, tz=UTC)
 
 
 def _item(row: Row, value: dict[str, Any]) -> Item:
@@ -54,7 +54,8 @@ def _chunks(ids: list[int], size: int = 500) -> list[list[int]]:
 
 class Reader:
     """Runs read ops against one snapshot. Each op also returns the ids of the items it
-    returned that carry a TTL, so the caller can refresh them."""
+    returned that carry a TTL, so the caller can refresh them.
+    """
 
     def __init__(self, conn: sqlite3.Connection, vectors: VectorIndex | None, now: float) -> None:
         self.conn = conn
@@ -116,7 +117,8 @@ class Reader:
 
     def _item_ids(self, vec_ids: list[int]) -> list[int]:
         """The items owning these vectors, in order. A vector's item never changes (ids are
-        never reused), so the answers are remembered across searches."""
+        never reused), so the answers are remembered across searches.
+        """
         assert self.vectors is not None
         memo = self.vectors.item_of
         missing = [v for v in vec_ids if v not in memo]

@@ -167,16 +167,16 @@ class FaissSqliteStore(BaseStore):
                         writer.put(put)
                     changes = writer.finish()
                 self._apply(changes)
-                self._compact_lexical()
+                self._merge_lexical()
             if self._vectors is not None:
                 self._vectors.flush(conn)
             return results
 
-    def _compact_lexical(self) -> None:
+    def _merge_lexical(self) -> None:
         """Merge the FTS index once enough has changed (see ``lexical.COMPACT_SHARE``)."""
-        if lexical.needs_compaction(self._conn):
+        if lexical.needs_merge(self._conn):
             with schema.write_txn(self._conn):
-                if lexical.needs_compaction(self._conn):  # another process may have just done it
+                if lexical.needs_merge(self._conn):  # another process may have just done it
                     lexical.optimize(self._conn)
 
     def _apply(self, changes: dict[int, NsChange]) -> None:
@@ -261,7 +261,7 @@ class FaissSqliteStore(BaseStore):
                 if not count:
                     return removed, touched
                 self._apply(changes)
-                self._compact_lexical()
+                self._merge_lexical()
                 removed += count
                 touched |= ns_ids
 
@@ -270,18 +270,19 @@ class FaissSqliteStore(BaseStore):
 
     def expire(self) -> int:
         """Delete expired items and make it physical in the namespaces they were in
-        (see ``maintenance.compact``); returns how many items expired."""
+        (see ``maintenance.scrub``); returns how many items expired.
+        """
         removed, touched = self._sweep()
         if touched:
             with self._lock:
-                maintenance.compact(self._conn, self._vectors, sorted(touched))
+                maintenance.scrub(self._conn, self._vectors, sorted(touched))
         return removed
 
-    def compact(self, prefix: tuple[str, ...]) -> None:
+    def scrub(self, prefix: tuple[str, ...]) -> None:
         """Make deletions under ``prefix`` physical; no other namespace's FAISS file is touched."""
         with self._lock:
             self._check_open()
-            maintenance.compact(self._conn, self._vectors, maintenance.namespace_ids(self._conn, prefix))
+            maintenance.scrub(self._conn, self._vectors, maintenance.namespace_ids(self._conn, prefix))
 
     def purge(self) -> None:
         """Make deletions physical everywhere: every FAISS file rewritten, FTS merged, VACUUM."""

@@ -21,10 +21,10 @@ import hashlib
 import logging
 import os
 import sqlite3
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 import faiss
 import numpy as np
@@ -82,7 +82,8 @@ class Partition:
 @contextmanager
 def _single_thread() -> Iterator[None]:
     """One query at a time gains nothing from OpenMP, and spinning threads on a busy
-    2-core box made a 0.3 ms search take 30 ms in measurements."""
+    2-core box made a 0.3 ms search take 30 ms in measurements.
+    """
     prev = faiss.omp_get_max_threads()
     faiss.omp_set_num_threads(1)
     try:
@@ -237,7 +238,8 @@ class VectorIndex:
     ) -> tuple[list[int], bool, int]:
         """Vector ids of the ``k`` nearest vectors across ``parts``, whether every
         vector was considered (so asking for more finds nothing new), and how many
-        live vectors the parts hold."""
+        live vectors the parts hold.
+        """
         hits: list[tuple[float, int]] = []
         complete = True
         live = 0
@@ -286,7 +288,8 @@ class VectorIndex:
 
     def rewrite(self, conn: sqlite3.Connection, live_ns: dict[int, int], gone: list[int]) -> None:
         """Rebuild and save only the partitions in ``live_ns`` (namespace id -> version)
-        from SQLite, and delete the files of ``gone``; no other file is opened."""
+        from SQLite, and delete the files of ``gone``; no other file is opened.
+        """
         for ns_id in gone:
             self.forget(ns_id)
         for ns_id, version in live_ns.items():
@@ -295,7 +298,8 @@ class VectorIndex:
 
     def rewrite_all(self, conn: sqlite3.Connection, live_ns: dict[int, int]) -> None:
         """Rebuild and save every partition from SQLite; delete every other file.
-        ``live_ns`` maps namespace id to version for namespaces that hold vectors."""
+        ``live_ns`` maps namespace id to version for namespaces that hold vectors.
+        """
         self.parts.clear()
         self.rewrite(conn, live_ns, [])
         keep = {self.path(ns_id).name for ns_id in live_ns}

@@ -143,7 +143,8 @@ class Writer:
 
     def finish(self) -> dict[int, NsChange]:
         """Drop unused cached embeddings, bump the version of every changed namespace,
-        and write the batch's FTS changes (last, so they form one segment)."""
+        and write the batch's FTS changes (last, so they form one segment).
+        """
         for emb_id in self._orphans:
             self.conn.execute(
                 "DELETE FROM embeddings WHERE id = ? AND NOT EXISTS (SELECT 1 FROM item_vectors WHERE emb_id = ?)",

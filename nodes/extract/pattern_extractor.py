@@ -10,8 +10,8 @@ the write policy: moods, one-off requests and small talk are not facts.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Sequence
 
 from nodes.extract.base import (
     FAVOURITE_PREFIX,
@@ -22,7 +22,7 @@ from nodes.extract.base import (
     user_messages,
 )
 from nodes.extract.disclosure import disclosure_fact
-from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, RULES, SINCE, TRANSIENT, Rule
+from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, PATTERNS, SINCE, TRANSIENT, Pattern
 from nodes.extract.person import third_person
 from nodes.extract.voices import CAPTION, is_not_the_user, list_items, normalise
 from nodes.layers.base import LoggedMessage
@@ -74,7 +74,7 @@ _NORMALISE = ((r"\bI am\b", "I'm"), (r"\bdo not\b", "don't"), (r"\bcannot\b", "c
 EXPLICIT_IMPORTANCE = 7
 
 
-class RuleFactExtractor:
+class PatternFactExtractor:
     """Extracts facts from user messages with the patterns in ``patterns.py``."""
 
     needs_llm = False
@@ -96,7 +96,8 @@ class RuleFactExtractor:
         explicit: bool = False,
     ) -> list[CandidateFact]:
         """Facts in one sentence. ``explicit`` marks text the user asked us to remember,
-        which is stored even when no durable-statement pattern matches."""
+        which is stored even when no durable-statement pattern matches.
+        """
         body, asked = _explicit_body(sentence.strip())
         if body is None:
             return []
@@ -164,7 +165,7 @@ def _positive_form(clause: str) -> tuple[str, bool]:
 
 
 def _match(clause: str) -> CandidateFact | None:
-    for rule in RULES:
+    for rule in PATTERNS:
         m = rule.pattern.match(clause)
         if m is None:
             continue
@@ -177,7 +178,7 @@ def _match(clause: str) -> CandidateFact | None:
     return None
 
 
-def _from_rule(rule: Rule, clause: str, groups: dict[str, str]) -> CandidateFact | None:
+def _from_rule(rule: Pattern, clause: str, groups: dict[str, str]) -> CandidateFact | None:
     value = _clean(groups["v"], rule.cut)
     key = FAVOURITE_PREFIX + re.sub(r"\W+", "_", groups["k"].strip().lower()) if groups.get("k") else rule.key
     if not value or (key in ("name", "preferred_name") and not _is_name(value)):
@@ -247,5 +248,6 @@ def _is_name(value: str) -> bool:
 
 def _is_place(value: str, clause: str, articles: str) -> bool:
     """'Lisbon' or 'a small bakery', not 'fear of deadlines' or 'the future'.
-    A writer who never capitalises gets the benefit of the doubt."""
+    A writer who never capitalises gets the benefit of the doubt.
+    """
     return clause == clause.lower() or bool(re.search(r"[A-Z]", value)) or bool(re.match(articles, value))

@@ -1,0 +1,55 @@
+"""Text helpers shared by the layers and the extractors: one home for splitting,
+stop words and cosine similarity.
+
+Two sentence splitters on purpose: ``sentences`` is conservative (a new sentence
+starts with a capital, digit or quote), because summaries copy sentences whole
+and must not cut "e.g. this"; ``statements`` also splits clauses at ";" and
+normalises curly apostrophes, because each statement may become one atomic fact.
+Stop-word lists differ by use (grounding, query analysis, summary keywords); each
+use extends ``FUNCTION_WORDS`` with its own words, defined beside it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+# Words with no content in any of our uses.
+FUNCTION_WORDS = frozenset(
+    """about all also and any are but can could for from had has have here how into its just more not our
+    should some than that the their them then there they this very was were what when where which who why
+    will with would you your""".split()
+)
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n+")
+_STATEMENT_END = re.compile(r"(?<=[.!?])\s+|\n+|;\s+")
+_WORD = re.compile(r"[A-Za-z0-9]+(?:'[a-z]+)?")
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences (and lines) of ``text``, stripped, empty ones dropped."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+def statements(text: str) -> list[str]:
+    """Sentences and ';'-clauses of a chat message, trimmed, apostrophes made plain."""
+    return [s.strip() for s in _STATEMENT_END.split(text.replace("\u2019", "'")) if s.strip()]
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words, keeping a contraction's tail ("don't", "user's")."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def cosine_similarities(embeddings: Embeddings, text: str, others: Sequence[str]) -> list[float]:
+    """Cosine of ``text`` with each of ``others``, embedded in one batch."""
+    if not others:
+        return []
+    vectors = np.asarray(embeddings.embed_documents([text, *others]), dtype=np.float64)
+    norms = np.linalg.norm(vectors, axis=1)
+    norms[norms == 0] = 1.0
+    unit = vectors / norms[:, None]
+    return [float(x) for x in unit[1:] @ unit[0]]
