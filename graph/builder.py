@@ -1,6 +1,6 @@
 """The one small builder that wires memory layers into the turn graph.
 
-    START ─► retrieve ─► assemble ─► respond ─► consolidate ─► END
+    START ─► retrieve ─► assemble ─► respond ─► check ─► consolidate ─► END
       └──── (end_session) ───────────────────────►┘
 
 Pass ``layers`` to swap, add or remove a memory layer; pass ``chat_model`` to
@@ -21,13 +21,14 @@ from langgraph.types import Checkpointer
 from graph.context import Context
 from graph.state import State
 from nodes.assemble import assemble
+from nodes.check.node import make_check
 from nodes.consolidate import make_consolidate
 from nodes.layers.base import MemoryLayer
 from nodes.respond import ToolFactory, make_respond
 from nodes.retrieve import make_retrieve
 from nodes.tools.bundle import memory_tools
 
-NODES = ("retrieve", "assemble", "respond", "consolidate")
+NODES = ("retrieve", "assemble", "respond", "check", "consolidate")
 
 
 def default_layers() -> list[MemoryLayer]:
@@ -61,11 +62,13 @@ def build_graph(
     g.add_node("retrieve", make_retrieve(layers))
     g.add_node("assemble", assemble)
     g.add_node("respond", make_respond(chat_model, tool_factory))
+    g.add_node("check", make_check(chat_model))
     g.add_node("consolidate", make_consolidate(layers, chat_model))
     g.add_conditional_edges(START, _start, ["retrieve", "consolidate"])
     g.add_conditional_edges("retrieve", _after_retrieve, ["assemble", END])
     g.add_edge("assemble", "respond")
-    g.add_edge("respond", "consolidate")
+    g.add_edge("respond", "check")
+    g.add_edge("check", "consolidate")
     g.add_edge("consolidate", END)
     return g
 

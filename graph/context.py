@@ -65,6 +65,8 @@ class Context:
     review_rules: bool = field(default=True, metadata=_meta("Ask the user (interrupt) before saving a new or changed rule."))
     max_rules: int = field(default=10, metadata=_meta("Most procedural rules kept."))
     max_new_tokens: int = field(default=160, metadata=_meta("Longest reply the chat model may write."))
+    check_answers: bool = field(default=True, metadata=_meta("Check each reply against remembered diets, allergies and rules."))
+    check_retries: int = field(default=2, metadata=_meta("Regenerations allowed when a reply conflicts with memory."))
 
     def __post_init__(self) -> None:
         if not _on_event_loop():
@@ -82,6 +84,8 @@ class Context:
             raise ValueError(f"unknown preset {self.preset!r}; expected one of {sorted(PRESETS)}")
         if self.max_message_chars <= 0 or self.memory_budget_tokens <= 0:
             raise ValueError("budgets must be positive")
+        if self.check_retries < 0:
+            raise ValueError("check_retries must be 0 or more")
 
     @property
     def weights(self) -> tuple[float, float, float]:

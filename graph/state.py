@@ -35,3 +35,5 @@ class State(TypedDict, total=False):
     end_session: bool
     # Why the last input was refused ("" when it was accepted).
     error: str
+    # What the answer check tested the last reply against, what conflicted, how many tries.
+    answer_check: dict[str, Any]

@@ -65,9 +65,10 @@ class LocalChatModel(BaseChatModel):
             out = self._model().create_chat_completion(
                 messages=chat,
                 max_tokens=kwargs.get("max_tokens", self.max_tokens),
-                temperature=self.temperature,
+                temperature=kwargs.get("temperature", self.temperature),
                 repeat_penalty=self.repeat_penalty,
                 stop=stop,
+                seed=kwargs.get("seed", self.seed),
             )
         text = (out["choices"][0]["message"].get("content") or "").strip()
         usage = out.get("usage") or {}

@@ -87,7 +87,7 @@ def _food_check(lex: Lexicon, label: str, memory: str, reason: str, word: str | 
         label=label,
         memory=memory,
         find=matcher.find,
-        reminder=f'Memory: "{memory}" The answer must not include {forbidden}.',
+        reminder=f'Remember: "{memory}" So no {forbidden} in the answer, please.',
         flag=lambda items, reason=reason: f"this suggests {' and '.join(items)}, but {reason}",
         meta={"groups": list(groups or ()), "literal": list(literal)},
     )
