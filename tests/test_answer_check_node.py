@@ -20,7 +20,7 @@ class CountingModel(ScriptedChatModel):
     """Scripted replies that record every call's messages and keyword arguments."""
 
     seed: int = 0
-    calls: list[dict[str, Any]] = []
+    calls: list[dict[str, Any]]
 
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> Any:
         self.calls.append({"messages": messages, "kwargs": kwargs})

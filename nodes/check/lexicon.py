@@ -61,7 +61,7 @@ class FoodMatcher:
     terms: re.Pattern[str]
     safe_before: re.Pattern[str] | None
     safe_phrases: re.Pattern[str] | None
-    lexicon: "Lexicon"
+    lexicon: Lexicon
 
     def find(self, text: str) -> list[str]:
         """The foods mentioned as present, lower-cased, first mention first, each once."""

@@ -12,8 +12,9 @@ off: nothing recalled) is respected for free.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from nodes.check.lexicon import FoodMatcher, Lexicon, load_lexicon
 
