@@ -55,6 +55,13 @@ def _identifier() -> Any:
     return LanguageIdentifier.from_model_file(MODEL_DIR / MODEL_FILE, norm_probs=True)
 
 
+def _has_langid() -> bool:
+    """Without py3langid installed, language rules are left to the prompt."""
+    import importlib.util
+
+    return importlib.util.find_spec("py3langid") is not None
+
+
 def detect_language(text: str) -> str:
     """The ISO 639-1 code py3langid finds for ``text``."""
     return str(_identifier().classify(text)[0])
@@ -94,7 +101,7 @@ def rule_check(item: dict[str, Any], lex: Lexicon) -> Check | None:
                       lambda r: ["a follow-up question"] if _last_sentence(r).endswith("?") else [],
                       f'Remember the rule: "{text}" End with a statement.', "this ends with {items}, but you asked for none")
     m = re.fullmatch(r"Answer in (\w+)\.", text)
-    if topic == "language" and m and m.group(1).lower() in LANGUAGE_CODES:
+    if topic == "language" and m and m.group(1).lower() in LANGUAGE_CODES and _has_langid():
         name, code = m.group(1), LANGUAGE_CODES[m.group(1).lower()]
         min_words = int(settings.get("language_min_words", 5))
 
