@@ -29,6 +29,23 @@ def _question(proposal: dict[str, object]) -> str:
     return f"[review] save this rule? {proposal.get('rule')!r} ({proposal.get('action', 'add')}) [y/N] "
 
 
+def render_answer_check(record: dict) -> str:
+    """The answer check of the last reply: what was checked, what conflicted, how many tries."""
+    if not record:
+        return "----- answer check -----\n(no reply checked yet)"
+    if not record.get("enabled", True):
+        return "----- answer check -----\n(off: check_answers is false)"
+    lines = ["----- answer check -----", f"checked: {', '.join(record.get('checked') or []) or '(nothing checkable)'}"]
+    if record.get("unchecked"):
+        lines.append(f"left to the prompt: {', '.join(record['unchecked'])}")
+    for n, tried in enumerate(record.get("tries") or []):
+        found = "; ".join(f"{c['label']} ({', '.join(c['items'])})" for c in tried["conflicts"]) or "no conflict"
+        lines.append(f"try {n + 1}: {found}")
+    lines.append(f"retries: {record.get('retries', 0)}, flagged: {'yes' if record.get('flagged') else 'no'}, "
+                 f"check time: {record.get('check_ms', 0.0):.2f} ms")
+    return "\n".join(lines)
+
+
 def _review(agent: MemoryAgent, thread: str, result: TurnResult, ask: Callable[[str], str]) -> TurnResult:
     """Answer interrupts (forget confirmations, rule reviews) until the turn completes."""
     while result.interrupt:
@@ -69,8 +86,10 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
 
         return render_memories(export_user(agent.store, agent.env().scope, agent.data_dir))
     if cmd == "/prompt":
-        prompt = agent.state(thread).get("system_prompt", "")
-        return f"----- system prompt -----\n{prompt}\n----- end of prompt -----"
+        state = agent.state(thread)
+        prompt = state.get("system_prompt", "")
+        return (f"----- system prompt -----\n{prompt}\n----- end of prompt -----\n"
+                + render_answer_check(state.get("answer_check") or {}))
     if cmd == "/memory" and arg in ("on", "off"):
         from nodes.privacy.consent import set_memory_enabled
 

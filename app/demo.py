@@ -2,7 +2,9 @@
 
 Session 1 states durable facts and a preference, then ends (consolidation).
 Session 2 runs in a new process on a new thread, so nothing can come from
-thread history: whatever it knows came through the long-term store.
+thread history: whatever it knows came through the long-term store. Its answer
+passes the answer check (nodes/check/): it respects the diet and the allergy,
+or ends with a "Memory check:" line that says plainly where it does not.
 """
 
 from __future__ import annotations
@@ -61,6 +63,10 @@ def _session_2(agent: MemoryAgent) -> None:
     print(result.system_prompt)
     _banner("Answer")
     print(f"agent> {result.reply}")
+    from app.chat_repl import render_answer_check
+
+    _banner("Answer checked against memory (diet, allergy, rules)")
+    print(render_answer_check(agent.state(thread).get("answer_check") or {}).split("\n", 1)[1])
     _plain_words(agent)
 
 

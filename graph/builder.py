@@ -1,9 +1,9 @@
 """The one small builder that wires memory layers into the turn graph.
 
-    START ─► commands ─► retrieve ─► assemble ─► respond ─► consolidate ─► END
-                │  │                             ▲     │         ▲
-                │  │                             └tools┘         │
-                │  └──── (end_session) ──────────────────────────┘
+    START ─► commands ─► retrieve ─► assemble ─► respond ─► check ─► consolidate ─► END
+                │  │                             ▲     │                  ▲
+                │  │                             └tools┘                  │
+                │  └──── (end_session) ───────────────────────────────────┘
                 └─────── (a memory command in plain words: nodes/commands.py) ─► END
 
 Pass ``layers`` to swap, add or remove a memory layer; pass ``chat_model`` to
@@ -27,6 +27,7 @@ from langgraph.types import Checkpointer
 from graph.context import Context
 from graph.state import State
 from nodes.assemble import assemble
+from nodes.check.node import make_check
 from nodes.commands import make_commands
 from nodes.consolidate import make_consolidate
 from nodes.layers import default_layers
@@ -36,7 +37,7 @@ from nodes.retrieve import make_retrieve
 from nodes.tools.bundle import memory_tools
 from nodes.tools.tool_node import ToolFactory, make_tool_node
 
-NODES = ("commands", "retrieve", "assemble", "respond", "consolidate")
+NODES = ("commands", "retrieve", "assemble", "respond", "check", "consolidate")
 
 
 def _after_retrieve(state: dict[str, Any]) -> str:
@@ -44,7 +45,7 @@ def _after_retrieve(state: dict[str, Any]) -> str:
 
 
 def _after_respond(state: dict[str, Any]) -> str:
-    return "tools" if tools_condition(state) == "tools" else "consolidate"
+    return "tools" if tools_condition(state) == "tools" else "check"
 
 
 def build_graph(
@@ -61,12 +62,14 @@ def build_graph(
     g.add_node("assemble", assemble)
     g.add_node("respond", make_respond(chat_model, tool_factory))
     g.add_node("tools", make_tool_node(tool_factory or (lambda runtime, state: [])))
+    g.add_node("check", make_check(chat_model))
     g.add_node("consolidate", make_consolidate(layers, chat_model))
     g.add_edge(START, "commands")
     g.add_conditional_edges("retrieve", _after_retrieve, ["assemble", END])
     g.add_edge("assemble", "respond")
-    g.add_conditional_edges("respond", _after_respond, ["tools", "consolidate"])
+    g.add_conditional_edges("respond", _after_respond, ["tools", "check"])
     g.add_edge("tools", "respond")
+    g.add_edge("check", "consolidate")
     g.add_edge("consolidate", END)
     return g
 

@@ -82,6 +82,8 @@ class Context:
         default=True,
         metadata=_meta("Redact secrets from user messages before they enter the thread and its checkpoints."),
     )
+    check_answers: bool = field(default=True, metadata=_meta("Check each reply against remembered diets, allergies and rules."))
+    check_retries: int = field(default=2, metadata=_meta("Regenerations allowed when a reply conflicts with memory."))
 
     def __post_init__(self) -> None:
         if not _on_event_loop():
@@ -101,6 +103,8 @@ class Context:
             raise ValueError(f"chat_tools must be 'auto', 'on' or 'off', not {self.chat_tools!r}")
         if self.max_message_chars <= 0 or self.memory_budget_tokens <= 0:
             raise ValueError("budgets must be positive")
+        if self.check_retries < 0:
+            raise ValueError("check_retries must be 0 or more")
 
     @property
     def weights(self) -> tuple[float, float, float]:

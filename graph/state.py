@@ -33,3 +33,5 @@ class State(TypedDict, total=False):
     # One line for the user about their last message ("" when there is nothing to say),
     # e.g. that a secret was removed from it before it was stored.
     notice: str
+    # What the answer check tested the last reply against, what conflicted, how many tries.
+    answer_check: dict[str, Any]

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.answer_check_lexicon import checks_for
+from nodes.check.memories import second_person
 from tests.conftest import ROOT
 
 MODELS = {
@@ -39,11 +41,26 @@ class Cli:
         return self.run("chat", "--user", user, "--thread", thread, stdin="\n".join(lines) + "\n/quit\n")
 
     def prompt_after(self, user: str, thread: str, question: str) -> str:
+        return self.turn(user, thread, question)[0]
+
+    def turn(self, user: str, thread: str, question: str) -> tuple[str, str, str]:
+        """(assembled prompt, answer shown, answer-check report) for one question."""
         out = self.chat(user, thread, question, "/prompt")
-        return out.split("----- system prompt -----", 1)[1].split("----- end of prompt -----", 1)[0]
+        answer = out.split("agent> ", 1)[1].split("you> ", 1)[0].strip()
+        prompt, check = out.split("----- system prompt -----", 1)[1].split("----- end of prompt -----", 1)
+        return prompt, answer, check
 
     def export(self, user: str) -> dict:
         return json.loads(self.run("memories", "--user", user, "--json"))
+
+
+def assert_respects(answer: str, memory: str) -> None:
+    """No food the memory forbids in the answer, unless a Memory check line names it."""
+    body, _, flag = answer.partition("Memory check:")
+    found = [item for check in checks_for(memory) for item in check.find(body)]
+    if found:
+        assert all(item in flag for item in found) and second_person(memory) in flag, answer
+    assert answer.strip(), "empty answer"
 
 
 def _files_containing(root: Path, needle: bytes) -> list[str]:
@@ -55,10 +72,13 @@ def test_five_checks(tmp_path: Path, models: str) -> None:
     data = tmp_path / "data"
     cli = Cli(data, MODELS[models])
 
-    # 1. Tell it your diet, restart, ask for a recipe: the diet is in the assembled prompt.
+    # 1. Tell it your diet, restart, ask for a recipe: the diet is in the assembled prompt,
+    # and the answer respects it or says plainly where it does not.
     cli.chat("alice", "s1", "I'm vegetarian.", "/end")
-    prompt = cli.prompt_after("alice", "s2", "Can you suggest a recipe for dinner?")
+    prompt, answer, check = cli.turn("alice", "s2", "Can you suggest a recipe for dinner?")
     assert "vegetarian" in prompt
+    assert "checked: diet: vegetarian" in check
+    assert_respects(answer, "The user is vegetarian.")
 
     # 2. Change your diet: the old value no longer appears in the profile.
     cli.chat("alice", "s3", "I'm vegan now.", "/end")
