@@ -11,6 +11,7 @@ from app.chat_repl import handle_command
 from app.runtime import MemoryAgent
 from models.scripted_chat import ScriptedChatModel
 from nodes.layers.semantic import remember
+from stores.namespaces import MESSAGES, UserScope
 
 MEATY = "Try a chicken stir-fry with rice."
 CLEAN = "Try a tofu stir-fry with rice."
@@ -52,7 +53,8 @@ def test_a_conflicting_reply_is_retried_once_and_replaced(ctx) -> None:
         assert retry["kwargs"]["seed"] == 1234 and retry["kwargs"]["temperature"] > 0
         # The thread keeps only the checked reply, and it is what consolidation logged.
         assert [m.text for m in agent.thread_messages("t1")] == ["What should I cook tonight?", CLEAN]
-        assert [m["text"] for m in agent.state("t1")["session"]][-1] == CLEAN
+        logged = [i.value["text"] for i in agent.store.search(UserScope(ctx.user_id).ns(MESSAGES), limit=50)]
+        assert CLEAN in logged and MEATY not in logged
 
 
 def test_a_reply_that_always_conflicts_carries_the_memory_check_line(ctx) -> None:

@@ -17,10 +17,10 @@ from stores.namespaces import MESSAGES, PROFILE, UserScope
 from tests.conftest import ROOT
 
 
-def test_graph_reads_retrieve_assemble_respond_tools_consolidate() -> None:
+def test_graph_reads_commands_retrieve_assemble_respond_tools_check_consolidate() -> None:
     g = build_graph(layers=[]).compile().get_graph()
     assert set(g.nodes) == {
-        "__start__", "commands", "retrieve", "assemble", "respond", "tools", "consolidate", "__end__"
+        "__start__", "commands", "retrieve", "assemble", "respond", "tools", "check", "consolidate", "__end__"
     }
     edges = {(e.source, e.target): e.conditional for e in g.edges}
     assert edges == {
@@ -33,10 +33,11 @@ def test_graph_reads_retrieve_assemble_respond_tools_consolidate() -> None:
         ("assemble", "respond"): False,
         ("respond", "tools"): True,  # the tool loop: respond ⇄ tools
         ("tools", "respond"): False,
-        ("respond", "consolidate"): True,
+        ("respond", "check"): True,  # the answer check (nodes/check/node.py)
+        ("check", "consolidate"): False,
         ("consolidate", "__end__"): False,
     }
-    assert NODES == ("commands", "retrieve", "assemble", "respond", "consolidate")
+    assert NODES == ("commands", "retrieve", "assemble", "respond", "check", "consolidate")
 
 
 def test_full_turn_with_scripted_model(ctx) -> None:

@@ -63,7 +63,7 @@ def test_tool_call_runs_as_a_tools_step_for_the_configured_user(ctx) -> None:
     model = fake(call("remember", {"text": "I love hiking in the Alps"}, "c1"), AIMessage(content="Got it, you love hiking."))
     with MemoryAgent(capable(ctx), chat_model=model) as agent:
         assert list(nodes_run(agent, "Tell me something nice.", "t1")) == [
-            "commands", "retrieve", "assemble", "respond", "tools", "respond", "consolidate"
+            "commands", "retrieve", "assemble", "respond", "tools", "respond", "check", "consolidate"
         ]
         assert set(model.offered[0]) == {"remember", "search_memory", "forget", "memory"}
         thread = agent.thread_messages("t1")
