@@ -73,7 +73,9 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
             stored = remember(agent.env(), arg) if arg else []
         except MemoryOff as err:
             return f"({err})"
-        return f"(remembered {len(stored)} fact(s))" if stored else "(nothing to remember: give the fact after /remember)"
+        return (
+            f"(remembered {len(stored)} fact(s))" if stored else "(nothing to remember: give the fact after /remember)"
+        )
     if cmd == "/forget":
         return str(agent.forget(arg)) if arg else "(say what to forget: /forget TEXT)"
     if cmd == "/search":
@@ -99,6 +101,7 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
 
 
 def run_repl(agent: MemoryAgent, thread: str | None, ask: Callable[[str], str] = input) -> int:
+    """Run the interactive chat loop on ``thread`` until EOF or /quit; returns the exit code."""
     thread = thread or f"thread-{uuid.uuid4().hex[:8]}"
     print(f"user {agent.context.user_id!r}, thread {thread!r}. /help for commands.")
     while True:

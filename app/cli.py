@@ -13,13 +13,18 @@ from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for the ``memory-agent`` command and its subcommands."""
     p = argparse.ArgumentParser(
         prog="memory-agent",
         description="A LangGraph agent with long-term memory that runs offline on embedded models.",
     )
     p.add_argument("--data-dir", default=None, help="where memory lives (env MEMORY_DATA_DIR, default ./data)")
     p.add_argument("--chat-model", default=None, help="'local', 'openai:<model>' or 'scripted' (env MEMORY_CHAT_MODEL)")
-    p.add_argument("--embedding-model", default=None, help="'local', 'openai:<model>' or 'hash:<dims>' (env MEMORY_EMBEDDING_MODEL)")
+    p.add_argument(
+        "--embedding-model",
+        default=None,
+        help="'local', 'openai:<model>' or 'hash:<dims>' (env MEMORY_EMBEDDING_MODEL)",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     s = sub.add_parser("chat", help="talk to the agent (/remember, /forget, /memories, /memory on|off, /end, /quit)")
@@ -61,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """CLI entry point: parse ``argv`` and run the chosen subcommand; returns the exit code."""
     from app.commands import COMMANDS
 
     parser = build_parser()

@@ -15,6 +15,7 @@ COMMANDS: dict[str, Handler] = {}
 
 
 def command(name: str) -> Callable[[Handler], Handler]:
+    """Decorator that registers a handler in ``COMMANDS`` under ``name``."""
     def register(fn: Handler) -> Handler:
         COMMANDS[name] = fn
         return fn
@@ -40,6 +41,7 @@ def _agent(args: argparse.Namespace, **extra: object) -> MemoryAgent:
 
 @command("chat")
 def chat(args: argparse.Namespace) -> int:
+    """``chat``: talk to the agent in an interactive REPL."""
     from app.chat_repl import run_repl
 
     with _agent(args) as agent:
@@ -48,6 +50,7 @@ def chat(args: argparse.Namespace) -> int:
 
 @command("demo")
 def demo(args: argparse.Namespace) -> int:
+    """``demo``: run the scripted two-session demo."""
     from app.demo import run_demo
 
     return run_demo(args)
@@ -55,6 +58,7 @@ def demo(args: argparse.Namespace) -> int:
 
 @command("import")
 def import_(args: argparse.Namespace) -> int:
+    """``import``: load a JSONL file of messages into memory."""
     from nodes.importer import import_jsonl
 
     with _agent(args) as agent:
@@ -65,6 +69,7 @@ def import_(args: argparse.Namespace) -> int:
 
 @command("recall")
 def recall(args: argparse.Namespace) -> int:
+    """``recall``: print the best memories for each query as JSON lines."""
     from nodes.recall import recall_queries
 
     if args.k <= 0:
@@ -77,6 +82,7 @@ def recall(args: argparse.Namespace) -> int:
 
 @command("memories")
 def memories(args: argparse.Namespace) -> int:
+    """``memories``: show what is remembered about the user (text or JSON)."""
     from nodes.privacy.export import export_user, render_memories
 
     with _agent(args) as agent:
@@ -87,6 +93,7 @@ def memories(args: argparse.Namespace) -> int:
 
 @command("forget")
 def forget(args: argparse.Namespace) -> int:
+    """``forget``: delete the memories matching the given text."""
     with _agent(args) as agent:
         report = agent.forget(args.text)
     print(report)
@@ -95,6 +102,7 @@ def forget(args: argparse.Namespace) -> int:
 
 @command("delete-user")
 def delete_user(args: argparse.Namespace) -> int:
+    """``delete-user``: erase everything stored for a user."""
     with _agent(args) as agent:
         report = agent.delete_user(args.user)
     print(report)
@@ -112,16 +120,19 @@ def _switch(args: argparse.Namespace, on: bool) -> int:
 
 @command("memory-on")
 def memory_on(args: argparse.Namespace) -> int:
+    """``memory-on``: let the agent save new long-term memories."""
     return _switch(args, True)
 
 
 @command("memory-off")
 def memory_off(args: argparse.Namespace) -> int:
+    """``memory-off``: stop the agent saving new long-term memories."""
     return _switch(args, False)
 
 
 @command("expire")
 def expire(args: argparse.Namespace) -> int:
+    """``expire``: remove stored items whose TTL has passed."""
     from app.runtime import open_store
     from stores.data_dir import prepare_data_dir
 

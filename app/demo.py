@@ -36,7 +36,10 @@ def _session_1(agent: MemoryAgent) -> None:
         print(f"\nuser> {text}")
         result = agent.say(text, thread)
         while result.interrupt:
-            print(f"[rule review] {result.interrupt.get('action', 'add')}: {result.interrupt.get('rule')!r} -> approved (demo)")
+            print(
+                f"[rule review] {result.interrupt.get('action', 'add')}: "
+                f"{result.interrupt.get('rule')!r} -> approved (demo)"
+            )
             result = agent.resume(thread, True)
         print(f"agent> {result.reply}")
     agent.end_session(thread)
@@ -44,11 +47,19 @@ def _session_1(agent: MemoryAgent) -> None:
 
     data = export_user(agent.store, agent.env().scope, agent.data_dir)
     _banner("Stored in long-term memory after session 1")
-    sections = (("profile", data["profile"]["current"]), ("fact", data["facts"]), ("episode", data["episodes"]), ("rule", data["rules"]))
+    sections = (
+        ("profile", data["profile"]["current"]),
+        ("fact", data["facts"]),
+        ("episode", data["episodes"]),
+        ("rule", data["rules"]),
+    )
     for kind, items in sections:
         for item in items:
             label = f"{kind}:{item['key']}" if kind == "profile" else kind
-            print(f"  [{label:20}] {json.dumps(item['text'], ensure_ascii=False)[:150]}  (sources: {len(item['sources'])} message(s))")
+            print(
+                f"  [{label:20}] {json.dumps(item['text'], ensure_ascii=False)[:150]}"
+                f"  (sources: {len(item['sources'])} message(s))"
+            )
     print(f"  [message log         ] {data['messages']['total']} message(s)")
 
 
@@ -89,12 +100,17 @@ def _plain_words(agent: MemoryAgent) -> None:
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    """Run one demo session, or both as separate processes to show memory surviving a restart."""
     if args.session:
         with MemoryAgent(context_from(args)) as agent:
             (_session_1 if args.session == 1 else _session_2)(agent)
         return 0
     base = [sys.executable, "-m", "app.cli"]
-    for flag, value in (("--data-dir", args.data_dir), ("--chat-model", args.chat_model), ("--embedding-model", args.embedding_model)):
+    for flag, value in (
+        ("--data-dir", args.data_dir),
+        ("--chat-model", args.chat_model),
+        ("--embedding-model", args.embedding_model),
+    ):
         if value:
             base += [flag, value]
     subprocess.run(base + ["delete-user", args.user], check=True, stdout=subprocess.DEVNULL)

@@ -70,6 +70,7 @@ def open_store(
 
 @dataclass
 class TurnResult:
+    """What one chat turn produced: the reply, the recalled memories, the prompt and any interrupt."""
     reply: str
     recalled: list[dict[str, Any]] = field(default_factory=list)
     system_prompt: str = ""

@@ -111,7 +111,7 @@ def baseline_rankers(messages: list[LoggedMessage], embed: Callable[[list[str]],
         return [ids[i] for i in np.argsort(-(vecs @ embed([q])[0]))]
 
     def bm25(q: str) -> list[str]:
-        terms = " OR ".join('"%s"' % t for t in dict.fromkeys(_TERM.findall(q.lower())))
+        terms = " OR ".join(f'"{t}"' for t in dict.fromkeys(_TERM.findall(q.lower())))
         rows = db.execute("SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t)", (terms,)).fetchall() if terms else []
         return [ids[r[0]] for r in rows]
 

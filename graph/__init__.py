@@ -1,0 +1,1 @@
+"""The LangGraph agent: graph wiring, run context, state and prompts."""

@@ -59,22 +59,43 @@ class Context:
         default="local",
         metadata=_meta("'local' (embedded all-MiniLM-L6-v2), 'openai:<model>', or 'hash:<dims>' (tests)."),
     )
-    data_dir: str = field(default="./data", metadata=_meta("Where the SQLite files, FAISS indexes and memory files live."))
-    persona: str = field(default=DEFAULT_PERSONA, metadata=_meta("The system persona, first in the stable prompt prefix."))
+    data_dir: str = field(
+        default="./data",
+        metadata=_meta("Where the SQLite files, FAISS indexes and memory files live."),
+    )
+    persona: str = field(
+        default=DEFAULT_PERSONA,
+        metadata=_meta("The system persona, first in the stable prompt prefix."),
+    )
     max_message_chars: int = field(default=8000, metadata=_meta("Longest user message accepted."))
-    working_budget_tokens: int = field(default=1500, metadata=_meta("Thread tokens kept before older turns are compacted."))
+    working_budget_tokens: int = field(
+        default=1500,
+        metadata=_meta("Thread tokens kept before older turns are compacted."),
+    )
     keep_last_messages: int = field(default=6, metadata=_meta("Messages always kept verbatim when compacting."))
     memory_budget_tokens: int = field(default=800, metadata=_meta("Tokens of recalled memories allowed in the prompt."))
     top_k: int = field(default=5, metadata=_meta("Memories recalled per layer."))
     score_floor: float = field(default=0.15, metadata=_meta("Recalled memories scoring below this are dropped."))
-    preset: str = field(default="assistant", metadata=_meta("Weight preset: 'assistant' (recency-heavy) or 'copilot' (relevance-heavy)."))
-    w_relevance: float = field(default=-1.0, metadata=_meta("Relevance weight; negative means take it from the preset."))
+    preset: str = field(
+        default="assistant",
+        metadata=_meta("Weight preset: 'assistant' (recency-heavy) or 'copilot' (relevance-heavy)."),
+    )
+    w_relevance: float = field(
+        default=-1.0,
+        metadata=_meta("Relevance weight; negative means take it from the preset."),
+    )
     w_recency: float = field(default=-1.0, metadata=_meta("Recency weight; negative means take it from the preset."))
-    w_importance: float = field(default=-1.0, metadata=_meta("Importance weight; negative means take it from the preset."))
+    w_importance: float = field(
+        default=-1.0,
+        metadata=_meta("Importance weight; negative means take it from the preset."),
+    )
     recency_half_life_days: float = field(default=7.0, metadata=_meta("Half-life of the recency score."))
     episode_ttl_days: float = field(default=180.0, metadata=_meta("Episodes expire after this many days."))
     dedup_threshold: float = field(default=0.9, metadata=_meta("Cosine at or above which a new fact is a duplicate."))
-    review_rules: bool = field(default=True, metadata=_meta("Ask the user (interrupt) before saving a new or changed rule."))
+    review_rules: bool = field(
+        default=True,
+        metadata=_meta("Ask the user (interrupt) before saving a new or changed rule."),
+    )
     max_rules: int = field(default=10, metadata=_meta("Most procedural rules kept."))
     max_new_tokens: int = field(default=160, metadata=_meta("Longest reply the chat model may write."))
     # server setting: fixed where the checkpointer is opened (CLI start, server start), not per run.
@@ -82,7 +103,10 @@ class Context:
         default=True,
         metadata=_meta("Redact secrets from user messages before they enter the thread and its checkpoints."),
     )
-    check_answers: bool = field(default=True, metadata=_meta("Check each reply against remembered diets, allergies and rules."))
+    check_answers: bool = field(
+        default=True,
+        metadata=_meta("Check each reply against remembered diets, allergies and rules."),
+    )
     check_retries: int = field(default=2, metadata=_meta("Regenerations allowed when a reply conflicts with memory."))
 
     def __post_init__(self) -> None:

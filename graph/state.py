@@ -10,6 +10,7 @@ from typing_extensions import TypedDict  # the server reads schemas from this on
 
 
 class State(TypedDict, total=False):
+    """The graph state: the thread's working memory plus per-turn scratch values."""
     # The working memory: the visible thread, compacted by the working layer.
     messages: Annotated[list[AnyMessage], add_messages]
     # Running summary of compacted turns (kept verbatim identifiers).

@@ -43,12 +43,14 @@ class UnknownModelSpec(ValueError):
 
 
 def validate_chat_spec(spec: str) -> str:
+    """Return ``spec`` if it is a known chat model spec, else raise ``UnknownModelSpec``."""
     if spec in ("local", "scripted") or re.fullmatch(r"openai:[\w.\-:/]+", spec or ""):
         return spec
     raise UnknownModelSpec(f"unknown chat model spec {spec!r}; valid forms: {CHAT_SPECS}")
 
 
 def validate_embedding_spec(spec: str) -> str:
+    """Return ``spec`` if it is a known embedding model spec, else raise ``UnknownModelSpec``."""
     if spec == "local" or re.fullmatch(r"openai:[\w.\-:/]+", spec or "") or re.fullmatch(r"hash:\d+", spec or ""):
         return spec
     raise UnknownModelSpec(f"unknown embedding model spec {spec!r}; valid forms: {EMBED_SPECS}")
@@ -148,6 +150,7 @@ def load_embeddings(spec: str) -> Embeddings:
 
 
 def embedding_dims(spec: str) -> int:
+    """Vector size of the embedding model ``spec`` (loads the model only for OpenAI specs)."""
     if spec == "local":
         return 384
     if spec.startswith("hash:"):

@@ -1,0 +1,1 @@
+"""Graph nodes and the memory layers, checks, privacy and tools they use."""

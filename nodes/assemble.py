@@ -13,6 +13,7 @@ from nodes.prompt import render_system_prompt
 
 
 def assemble(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
+    """Graph node: build the system prompt from the recalled memories and the summary."""
     ctx = context_of(runtime)
     prompt = render_system_prompt(
         ctx.persona,

@@ -110,6 +110,7 @@ def is_long_term(layer: MemoryLayer) -> bool:
 def make_consolidate(
     layers: Sequence[MemoryLayer], chat_model: BaseChatModel | None = None
 ) -> Callable[..., dict[str, Any]]:
+    """Build the consolidate node: runs the layers' write policies on each turn, and on the session when it ends."""
     log = next((layer for layer in layers if isinstance(layer, MessageLogLayer)), None)
 
     def session_of(env: LayerEnv, state: dict[str, Any], thread: str) -> list[LoggedMessage]:

@@ -68,9 +68,12 @@ def make_env(
     chat_model: BaseChatModel | None = None,
     approve: Callable[[dict[str, Any]], bool] = approve_all,
 ) -> LayerEnv:
+    """The ``LayerEnv`` the memory layers need for this run: store, user scope, settings and models."""
     ctx = context_of(runtime)
     if runtime.store is None:
-        raise MissingStore("this graph needs a long-term store: compile it with store=... or run it under langgraph dev")
+        raise MissingStore(
+            "this graph needs a long-term store: compile it with store=... or run it under langgraph dev"
+        )
     scope = UserScope(ctx.user_id)
     return LayerEnv(
         store=MemoryGate(runtime.store, scope),  # every long-term write of the run passes the gate

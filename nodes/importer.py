@@ -72,7 +72,9 @@ def parse_import(lines: Iterable[str], source: str = "<input>") -> list[LoggedMe
     seen: dict[str, int] = {}
     for line_no, line in parse_lines(lines, ImportLine, source, ImportLineError):
         if line.id in seen:
-            raise ImportLineError(source, line_no, f"field 'id': duplicate id {line.id!r} (first on line {seen[line.id]})")
+            raise ImportLineError(
+                source, line_no, f"field 'id': duplicate id {line.id!r} (first on line {seen[line.id]})"
+            )
         seen[line.id] = line_no
         messages.append(line.to_message())
     return messages

@@ -8,6 +8,7 @@ class InvalidInput(ValueError):
 
 
 def check_user_text(text: str, max_chars: int) -> str:
+    """Return ``text`` if it is an acceptable user message, else raise ``InvalidInput``."""
     if not isinstance(text, str) or not text.strip():
         raise InvalidInput("empty message: type something, or /quit to leave")
     if len(text) > max_chars:

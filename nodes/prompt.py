@@ -75,8 +75,13 @@ def select_within_budget(recalled: list[dict[str, Any]], budget_tokens: int) -> 
 
 
 def volatile_part(recalled: list[dict[str, Any]], summary: str, now: datetime, budget_tokens: int) -> str:
+    """The per-turn part of the system prompt: budgeted recalled memories, the summary and the date."""
     kept = select_within_budget(recalled, budget_tokens)
-    parts = [_block(kind, [r for r in kept if r["kind"] == kind]) for kind in VOLATILE_KINDS if any(r["kind"] == kind for r in kept)]
+    parts = [
+        _block(kind, [r for r in kept if r["kind"] == kind])
+        for kind in VOLATILE_KINDS
+        if any(r["kind"] == kind for r in kept)
+    ]
     if summary:
         parts.append("<memories kind=\"summary\">\n# Summary of earlier turns in this conversation\n"
                      f"- {quote(summary)}\n</memories>")
@@ -87,4 +92,5 @@ def volatile_part(recalled: list[dict[str, Any]], summary: str, now: datetime, b
 def render_system_prompt(
     persona: str, recalled: list[dict[str, Any]], summary: str, now: datetime, budget_tokens: int
 ) -> str:
+    """The full system prompt: the stable (cacheable) prefix, then the volatile part."""
     return stable_prefix(persona, recalled) + "\n\n" + volatile_part(recalled, summary, now, budget_tokens)

@@ -3,7 +3,8 @@
 Contract (docs/architecture.md, "Public contracts"). Input lines are
 ``{"id", "query", "time"?}`` (``QueryLine``); other fields are ignored, so a
 benchmark's query file (with answers and evidence) is valid input. Output lines
-are ``{"id", "results": [{"kind", "text", "score", "sources"}]}`` sorted best first. A query's ``time`` becomes the layers' "now", so recency is
+are ``{"id", "results": [{"kind", "text", "score", "sources"}]}`` sorted best first.
+A query's ``time`` becomes the layers' "now", so recency is
 measured from when the question was asked, not from when the batch runs.
 """
 
@@ -23,7 +24,9 @@ OUTPUT_KINDS = ("message", "fact", "episode", "rule")
 
 # Layer kinds as the output contract names them; "summary" (the working thread) is
 # not long-term memory and is left out.
-_KIND_OF: dict[str, str] = {"message": "message", "fact": "fact", "profile": "fact", "episode": "episode", "rule": "rule"}
+_KIND_OF: dict[str, str] = {
+    "message": "message", "fact": "fact", "profile": "fact", "episode": "episode", "rule": "rule"
+}
 
 
 class QueryLineError(JsonlLineError):
@@ -46,6 +49,7 @@ def parse_queries(lines: Iterable[str], source: str = "<queries>") -> list[Query
 
 
 def validate_kind(kind: str | None) -> str | None:
+    """Return ``kind`` if it is ``None`` or an output kind, else raise ``ValueError``."""
     if kind is not None and kind not in OUTPUT_KINDS:
         raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(OUTPUT_KINDS)}")
     return kind
@@ -55,7 +59,9 @@ def _result(item: Recalled, kind: str) -> dict[str, Any]:
     return {"kind": kind, "text": item.text, "score": round(float(item.score), 6), "sources": list(item.sources)}
 
 
-def recall_one(env: LayerEnv, layers: Sequence[MemoryLayer], query: str, k: int, kind: str | None = None) -> list[dict[str, Any]]:
+def recall_one(
+    env: LayerEnv, layers: Sequence[MemoryLayer], query: str, k: int, kind: str | None = None
+) -> list[dict[str, Any]]:
     """The ``k`` best results over all layers, as output-contract dicts."""
     if k <= 0:
         raise ValueError("k must be positive")
@@ -88,7 +94,9 @@ def recall_queries(
     return _run(queries, env, layers, k, kind)
 
 
-def _run(queries: list[QueryLine], env: LayerEnv, layers: Sequence[MemoryLayer], k: int, kind: str | None) -> Iterator[dict[str, Any]]:
+def _run(
+    queries: list[QueryLine], env: LayerEnv, layers: Sequence[MemoryLayer], k: int, kind: str | None
+) -> Iterator[dict[str, Any]]:
     for q in queries:
         q_env = dataclasses.replace(env, now=q.time) if q.time is not None else env
         yield {"id": q.id, "results": recall_one(q_env, layers, q.query, k, kind)}

@@ -71,14 +71,20 @@ def final_answer(reply: AIMessage, after_tools: bool) -> AIMessage:
     return AIMessage(content=text or NO_ANSWER, id=reply.id, response_metadata=reply.response_metadata)
 
 
-def make_respond(chat_model: BaseChatModel | None = None, tool_factory: ToolFactory | None = None) -> Callable[..., dict[str, Any]]:
+def make_respond(
+    chat_model: BaseChatModel | None = None, tool_factory: ToolFactory | None = None
+) -> Callable[..., dict[str, Any]]:
     """The respond node over ``chat_model`` (default: the context's spec), offering ``tool_factory``'s tools."""
 
     def respond(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
         ctx = context_of(runtime)
         model = chat_model or load_chat_model(ctx.chat_model, ctx.max_new_tokens)
         rounds = tool_rounds(state)
-        offer = tool_factory is not None and rounds < MAX_TOOL_ROUNDS and chat_tools_enabled(ctx.chat_model, ctx.chat_tools)
+        offer = (
+            tool_factory is not None
+            and rounds < MAX_TOOL_ROUNDS
+            and chat_tools_enabled(ctx.chat_model, ctx.chat_tools)
+        )
         tools = list(tool_factory(runtime, state)) if offer and tool_factory else []
         history = working_window(list(state.get("messages") or []), ctx.working_budget_tokens)
         prompt: list[BaseMessage] = [SystemMessage(content=state.get("system_prompt") or ctx.persona), *history]

@@ -25,6 +25,7 @@ from nodes.privacy.scrub import redact_message, removed_notice
 
 
 def latest_human(state: dict[str, Any]) -> HumanMessage | None:
+    """The most recent user message in the thread, or ``None``."""
     for msg in reversed(state.get("messages") or []):
         if isinstance(msg, HumanMessage):
             return msg
@@ -38,6 +39,7 @@ def _refuse(human: HumanMessage | None, error: str) -> dict[str, Any]:
 
 
 def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]]:
+    """Build the retrieve node: checks the user message and recalls memories for it from ``layers``."""
     def retrieve(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
         ctx = context_of(runtime)
         human = latest_human(state)

@@ -220,7 +220,9 @@ class MemoryGate(BaseStore):
         """``text`` as the user's memory files may keep it: consent checked, size limited, secrets redacted."""
         self.require_consent()
         if len(text) > self.max_string_chars:
-            raise TooLarge(f"the text is {len(text)} characters; the limit is {self.max_string_chars}; nothing was saved")
+            raise TooLarge(
+                f"the text is {len(text)} characters; the limit is {self.max_string_chars}; nothing was saved"
+            )
         return redact(text)
 
     # -- the rules ------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""Persistence: the long-term store, the checkpointer and the data directory."""

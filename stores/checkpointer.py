@@ -50,6 +50,7 @@ def make_serde(redact: bool) -> SerializerProtocol | None:
 
 
 def checkpoint_path(data_dir: str | Path) -> Path:
+    """Where the checkpoint database lives under ``data_dir``."""
     return Path(data_dir) / CHECKPOINT_FILE
 
 

@@ -23,7 +23,9 @@ def prepare_data_dir(path: str | os.PathLike[str]) -> Path:
     """Create ``path`` if needed and prove it is a writable directory."""
     root = Path(path).expanduser()
     if root.exists() and not root.is_dir():
-        raise DataDirError(f"data dir {str(root)!r} exists but is not a directory; set MEMORY_DATA_DIR or --data-dir to a folder")
+        raise DataDirError(
+            f"data dir {str(root)!r} exists but is not a directory; set MEMORY_DATA_DIR or --data-dir to a folder"
+        )
     try:
         root.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=root, prefix=".write-probe-"):
@@ -51,7 +53,9 @@ def check_embedding_model(root: Path, spec: str) -> None:
         try:
             recorded = json.loads(marker.read_text()).get("embedding_model")
         except (OSError, ValueError) as err:
-            raise DataDirError(f"{marker} is unreadable ({err}); restore it or remove it to re-record the model") from None
+            raise DataDirError(
+                f"{marker} is unreadable ({err}); restore it or remove it to re-record the model"
+            ) from None
         if recorded != spec:
             raise DataDirError(
                 f"data dir {str(root)!r} holds vectors from embedding model {recorded!r}, not {spec!r}; "

@@ -154,8 +154,12 @@ def _matcher(lex: Lexicon, groups: tuple[str, ...], literal: tuple[str, ...]) ->
     forms = {f for spec in specs for t in spec["terms"] for f in plural_forms(t.lower())}
     forms |= {f for word in literal for f in plural_forms(singular(word))}
     terms = re.compile(rf"(?<![\w])(?:{_alternation([_form_regex(f) for f in forms])})(?![\w])", re.IGNORECASE)
-    before = sorted({_form_regex(w.lower()) for spec in specs for w in spec.get("safe_before", [])}, key=len, reverse=True)
-    phrases = sorted({_form_regex(p.lower()) for spec in specs for p in spec.get("safe_phrases", [])}, key=len, reverse=True)
+    before = sorted(
+        {_form_regex(w.lower()) for spec in specs for w in spec.get("safe_before", [])}, key=len, reverse=True
+    )
+    phrases = sorted(
+        {_form_regex(p.lower()) for spec in specs for p in spec.get("safe_phrases", [])}, key=len, reverse=True
+    )
     return FoodMatcher(
         terms=terms,
         safe_before=re.compile(rf"(?<![\w])(?:{'|'.join(before)})[\s-]+$", re.IGNORECASE) if before else None,

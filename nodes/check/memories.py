@@ -28,7 +28,9 @@ _AVOID = re.compile(
     re.IGNORECASE,
 )
 _ALLERGY = re.compile(_USER + r"(?:is|has been)\s+allergic\s+to\s+(?P<o>[^.;]+)", re.IGNORECASE)
-_ALLERGY_NOUN = re.compile(_USER + r"has\s+an?\s+(?:severe\s+|mild\s+)?(?P<o>[\w -]+?)\s+allerg(?:y|ies)\b", re.IGNORECASE)
+_ALLERGY_NOUN = re.compile(
+    _USER + r"has\s+an?\s+(?:severe\s+|mild\s+)?(?P<o>[\w -]+?)\s+allerg(?:y|ies)\b", re.IGNORECASE
+)
 _INTOLERANT = re.compile(
     _USER + r"is\s+(?P<o>[\w-]+)[- ]intolerant\b|" + _USER + r"is\s+intolerant\s+to\s+(?P<o2>[^.;]+)", re.IGNORECASE
 )
@@ -117,7 +119,9 @@ def food_checks(item: dict[str, Any], lex: Lexicon) -> tuple[list[Check], bool]:
                 for v in _values(value or text)], True
     if _CELIAC.match(text):
         return [_food_check(lex, "intolerance: gluten", text, second_person(text), groups=("gluten",))], True
-    for pattern, kind in ((_ALLERGY, "allergy"), (_ALLERGY_NOUN, "allergy"), (_INTOLERANT, "intolerance"), (_AVOID, "avoids")):
+    for pattern, kind in (
+        (_ALLERGY, "allergy"), (_ALLERGY_NOUN, "allergy"), (_INTOLERANT, "intolerance"), (_AVOID, "avoids")
+    ):
         m = pattern.match(text)
         if m:
             raw = next(g for g in m.groups() if g)

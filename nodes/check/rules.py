@@ -89,17 +89,20 @@ def rule_check(item: dict[str, Any], lex: Lexicon) -> Check | None:
                       f"this answer has {{items}}, but you asked for concise answers (at most {limit} words)")
     if topic == "emojis" and text.startswith("Do not"):
         return _check(item, "rule: no emojis", lambda r: list(dict.fromkeys(_EMOJI.findall(r))),
-                      f'Remember the rule: "{text}" Use no emojis at all.', "this uses emojis ({items}), but you asked for no emojis")
+                      f'Remember the rule: "{text}" Use no emojis at all.',
+                      "this uses emojis ({items}), but you asked for no emojis")
     if topic == "format" and "not bullet" in text:
         return _check(item, "rule: no bullet points", lambda r: ["bullet points"] if _BULLET.search(r) else [],
-                      f'Remember the rule: "{text}" Write plain paragraphs.', "this uses {items}, but you asked for prose")
+                      f'Remember the rule: "{text}" Write plain paragraphs.',
+                      "this uses {items}, but you asked for prose")
     if topic == "apologies":
         return _check(item, "rule: no apologies", lambda r: [m.lower() for m in _APOLOGY.findall(r)][:1],
                       f'Remember the rule: "{text}"', "this apologises ({items}), but you asked me not to apologise")
     if topic == "questions":
         return _check(item, "rule: no follow-up questions",
                       lambda r: ["a follow-up question"] if _last_sentence(r).endswith("?") else [],
-                      f'Remember the rule: "{text}" End with a statement.', "this ends with {items}, but you asked for none")
+                      f'Remember the rule: "{text}" End with a statement.',
+                      "this ends with {items}, but you asked for none")
     m = re.fullmatch(r"Answer in (\w+)\.", text)
     if topic == "language" and m and m.group(1).lower() in LANGUAGE_CODES and _has_langid():
         name, code = m.group(1), LANGUAGE_CODES[m.group(1).lower()]
@@ -111,6 +114,7 @@ def rule_check(item: dict[str, Any], lex: Lexicon) -> Check | None:
             found = detect_language(reply)
             return [] if found == code else [_NAMES.get(found, found)]
 
-        return _check(item, f"rule: answer in {name}", other_language, f'Remember the rule: "{text}" Write the whole answer in {name}.',
+        return _check(item, f"rule: answer in {name}", other_language,
+                      f'Remember the rule: "{text}" Write the whole answer in {name}.',
                       f"this is in {{items}}, but you asked for answers in {name}")
     return None

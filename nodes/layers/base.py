@@ -98,6 +98,7 @@ class LayerEnv:
 
 @runtime_checkable
 class MemoryLayer(Protocol):
+    """A memory layer: its read policy (recall) and its write policies (per turn and per session)."""
     name: str
 
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:

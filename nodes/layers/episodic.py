@@ -115,7 +115,10 @@ class EpisodicLayer(LayerBase):
         if self.use_llm and env.chat_model is not None:
             text, summarizer = model_summary(env.chat_model, EPISODE_SUMMARY_PROMPT, "\n".join(lines)), "llm"
         if not text:
-            text, summarizer = extractive_summary(lines, SUMMARY_MAX_WORDS, {"Assistant": ASSISTANT_WEIGHT}), "extractive"
+            text, summarizer = (
+                extractive_summary(lines, SUMMARY_MAX_WORDS, {"Assistant": ASSISTANT_WEIGHT}),
+                "extractive",
+            )
         return Episode(
             text=ensure_verbatim(text, [m.text for m in session]),
             importance=importance(session),

@@ -150,7 +150,9 @@ class MessageLogLayer(LayerBase):
                 break
         found.sort(key=lambda pair: pair[0])
         return [
-            LoggedMessage(id=v["id"], thread=v["thread"], time=said, role=v["role"], text=v.get("text", ""), name=v.get("name"))
+            LoggedMessage(
+                id=v["id"], thread=v["thread"], time=said, role=v["role"], text=v.get("text", ""), name=v.get("name")
+            )
             for said, v in found
         ]
 
@@ -247,7 +249,9 @@ class MessageLogLayer(LayerBase):
         # The store's fused order as a smooth prior (1.0 for the first, like RRF's 1/(60+r)).
         score = 61.0 / (61.0 + rank)
         name = (value.get("name") or "").lower()
-        if (info.names and name in info.names) or (not info.names and info.first_person and value.get("role") == "user"):
+        if (info.names and name in info.names) or (
+            not info.names and info.first_person and value.get("role") == "user"
+        ):
             score *= 1.0 + self.speaker_boost
         own, dated = _features(value.get("text", ""))
         if info.asks_when and dated:

@@ -33,7 +33,11 @@ TEMPORAL = re.compile(
     re.I,
 )
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_RELATIVE = re.compile(r"\b(yesterday|today|last (week|month|year)|this (week|month|year)|(\d+|a|one|two|three) (day|week|month)s? ago)\b", re.I)
+_RELATIVE = re.compile(
+    r"\b(yesterday|today|last (week|month|year)|this (week|month|year)"
+    r"|(\d+|a|one|two|three) (day|week|month)s? ago)\b",
+    re.I,
+)
 _NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3}
 
 

@@ -40,6 +40,7 @@ def combined_score(
     weights: tuple[float, float, float],
     half_life_days: float,
 ) -> float:
+    """Weighted sum of relevance, recency (half-life decay) and importance (0-10, scaled to 0-1)."""
     w_rel, w_rec, w_imp = weights
     imp = min(max(importance, 0.0), 10.0) / 10.0
     return w_rel * relevance + w_rec * recency(then, now, half_life_days) + w_imp * imp

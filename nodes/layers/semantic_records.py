@@ -104,7 +104,9 @@ def _add_to_slot(
     return outcome.result
 
 
-def _end_slot(outcome: _SlotOutcome, current: Record | None, fact: CandidateFact, slot: Slot, when: str) -> Record | None:
+def _end_slot(
+    outcome: _SlotOutcome, current: Record | None, fact: CandidateFact, slot: Slot, when: str
+) -> Record | None:
     """'I'm no longer vegetarian': the slot without the value the user says has ended."""
     if current is None or _after(current["updated_at"], when):
         return current

@@ -1,0 +1,1 @@
+"""Privacy: secret redaction, consent, export, forgetting and user deletion."""

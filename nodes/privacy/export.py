@@ -113,7 +113,9 @@ def _text_of(entry: dict[str, Any]) -> str:
     """An item's text, or its plain fields when it has none (structured profiles)."""
     if entry.get("text"):
         return str(entry["text"])
-    fields = [f"{k}: {v}" for k, v in entry["value"].items() if isinstance(v, (str, int, float)) and not k.endswith("_at")]
+    fields = [
+        f"{k}: {v}" for k, v in entry["value"].items() if isinstance(v, (str, int, float)) and not k.endswith("_at")
+    ]
     return "; ".join(fields) or entry["key"]
 
 
@@ -145,5 +147,9 @@ def render_memories(export: dict[str, Any]) -> str:
         if lines
         else f"I don't remember anything about you ({export['user_id']}) yet."
     )
-    tail = [] if export["memory_enabled"] else ["Long-term memory is switched off for you: I am not saving anything new."]
+    tail = (
+        []
+        if export["memory_enabled"]
+        else ["Long-term memory is switched off for you: I am not saving anything new."]
+    )
     return "\n".join([head, *lines, *tail])

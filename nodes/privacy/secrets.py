@@ -161,21 +161,25 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 # Prefix and suffix words are bounded: an unbounded ``(\w+_)*`` makes the scan
 # quadratic on long runs of letters and dashes.
-_KEYWORD = r"""(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9]{1,40}[_\-]){0,5}(?:api[_\-\ ]?key|apikey|secret(?:[_\-]?(?:access[_\-]?)?key)?
+_KEYWORD = r"(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9]{1,40}[_\-]){0,5}" \
+    r"""(?:api[_\-\ ]?key|apikey|secret(?:[_\-]?(?:access[_\-]?)?key)?
                |access[_\-]?key|(?:access|auth|refresh|session|bot)[_\-]?token|token
                |client[_\-]?secret|private[_\-]?key)(?:[_\-][A-Za-z0-9]{1,40}){0,5}"""
 
 _DETECTORS: tuple[_Detector, ...] = (
     _Detector("private_key", _rx(r"""-----BEGIN\ (?:[A-Z0-9]+\ )*PRIVATE\ KEY(?:\ BLOCK)?-----
         [\s\S]*?(?:-----END\ (?:[A-Z0-9]+\ )*PRIVATE\ KEY(?:\ BLOCK)?-----|\Z)"""), priority=9),
-    _Detector("anthropic_key", _rx(rf"(?<![{_TOK}])sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_\-]{{20,}}(?![{_TOK}])"), priority=9),
+    _Detector("anthropic_key", _rx(rf"(?<![{_TOK}])sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_\-]{{20,}}(?![{_TOK}])"),
+              priority=9),
     _Detector("openai_key", _rx(rf"(?<![{_TOK}])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{{20,}}(?![{_TOK}])"),
           _randomish, priority=8),
-    _Detector("github_token", _rx(rf"(?<![{_TOK}])(?:gh[pousr]_[A-Za-z0-9]{{30,}}|github_pat_[A-Za-z0-9_]{{30,}})(?![{_TOK}])"),
+    _Detector("github_token",
+              _rx(rf"(?<![{_TOK}])(?:gh[pousr]_[A-Za-z0-9]{{30,}}|github_pat_[A-Za-z0-9_]{{30,}})(?![{_TOK}])"),
           priority=8),
     _Detector("aws_access_key", _rx(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])"), priority=8),
     _Detector("slack_token", _rx(rf"(?<![{_TOK}])xox[abposr]-[A-Za-z0-9\-]{{10,}}(?![{_TOK}])"), priority=8),
-    _Detector("slack_webhook", _rx(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+"), priority=8),
+    _Detector("slack_webhook", _rx(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+"),
+              priority=8),
     _Detector("google_api_key", _rx(rf"(?<![{_TOK}])AIza[0-9A-Za-z_\-]{{35}}(?![{_TOK}])"), priority=8),
     _Detector("stripe_key", _rx(rf"(?<![{_TOK}])(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{{16,}}(?![{_TOK}])"), priority=8),
     _Detector("jwt", _rx(r"(?<![A-Za-z0-9_\-.])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{16,}"),
@@ -185,7 +189,9 @@ _DETECTORS: tuple[_Detector, ...] = (
     # memory line, quoted again each time a reply repeating it is recalled).
     _Detector("api_key", _rx(rf"""(?i:{_KEYWORD})\\{{0,8}}["']?\s*(?:[:=]|=>|\s(?i:is|was)\s)\s*\\{{0,8}}["']?
         (?P<v>[A-Za-z0-9_\-./+=]{{12,}})"""), _randomish, "v", 5),
-    _Detector("password", _rx(r"""(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,30}://[^\s:/@]{1,100}:(?P<v>[^\s@/]{3,200})@[\w.\-]+"""), group="v", priority=6),
+    _Detector("password",
+              _rx(r"""(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,30}://[^\s:/@]{1,100}:(?P<v>[^\s@/]{3,200})@[\w.\-]+"""),
+              group="v", priority=6),
     _Detector("password", _rx(rf"""{_PW_WORD}["']?\s*(?:[:=]|=>)\s*{_PW_VALUE}"""), _not_placeholder, "v", 4),
     _Detector("password", _rx(rf"""{_PW_WORD}\s+(?i:is|was|would\ be|will\ be)(?:\s+(?i:now|still))?
         (?:\s+(?i:set\ to))?\s+{_PW_VALUE}"""), _password_ok, "v", 4),

@@ -1,0 +1,1 @@
+"""Tools the chat model can call to read and edit its memory."""

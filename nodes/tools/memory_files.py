@@ -112,7 +112,9 @@ class MemoryFiles:
         text = self._read(target, path)
         count = text.count(old_str)
         if count == 0:
-            raise MemoryFileError(f"old_str was not found in {path}; nothing changed (view the file to copy it exactly)")
+            raise MemoryFileError(
+                f"old_str was not found in {path}; nothing changed (view the file to copy it exactly)"
+            )
         if count > 1:
             starts, pos = [], text.find(old_str)
             while pos != -1:
@@ -178,7 +180,9 @@ class MemoryFiles:
         if not self.root.is_dir():
             return
         for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not os.path.islink(os.path.join(dirpath, d)))
+            dirnames[:] = sorted(
+                d for d in dirnames if not d.startswith(".") and not os.path.islink(os.path.join(dirpath, d))
+            )
             for name in sorted(filenames):
                 real = Path(dirpath) / name
                 if name.startswith(".") or real.is_symlink() or not real.is_file():
@@ -250,7 +254,9 @@ class MemoryFiles:
         if "\x00" in text:
             raise MemoryFileError("content contains NUL bytes; only text can be stored")
         if len(data) > self.max_file_bytes:
-            raise MemoryFileError(f"content is {len(data)} bytes; the limit per file is {self.max_file_bytes} bytes; nothing written")
+            raise MemoryFileError(
+                f"content is {len(data)} bytes; the limit per file is {self.max_file_bytes} bytes; nothing written"
+            )
         old = target.stat().st_size if target.is_file() else 0
         total = sum(real.stat().st_size for _, real in self.iter_files()) - old + len(data)
         if total > self.max_total_bytes:
@@ -300,7 +306,9 @@ class MemoryFiles:
             raise MemoryFileError(f"view_range must be two integers [start, end], got {view_range!r}")
         first, last = view_range[0], n if view_range[1] == -1 else view_range[1]
         if not 1 <= first <= last <= n:
-            raise MemoryFileError(f"view_range {list(view_range)} is outside the file's lines 1..{n} (use -1 as end for 'to the end')")
+            raise MemoryFileError(
+                f"view_range {list(view_range)} is outside the file's lines 1..{n} (use -1 as end for 'to the end')"
+            )
         return first, last
 
     @staticmethod

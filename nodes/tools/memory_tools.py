@@ -33,7 +33,9 @@ def _text_of(value: dict[str, Any]) -> str:
     """The memory's text; structured values (a profile) as their plain fields."""
     if isinstance(value.get("text"), str):
         return value["text"]
-    return "; ".join(f"{k}: {v}" for k, v in value.items() if isinstance(v, (str, int, float)) and not k.endswith("_at"))
+    return "; ".join(
+        f"{k}: {v}" for k, v in value.items() if isinstance(v, (str, int, float)) and not k.endswith("_at")
+    )
 
 
 def _describe(saved: Any) -> str:

@@ -83,7 +83,9 @@ def _answer_or_request(
     by_name = {t.name: t for t in tools}
     tool = by_name.get(call["name"])
     if tool is None:
-        content = INVALID_TOOL_NAME_ERROR_TEMPLATE.format(requested_tool=call["name"], available_tools=", ".join(by_name))
+        content = INVALID_TOOL_NAME_ERROR_TEMPLATE.format(
+            requested_tool=call["name"], available_tools=", ".join(by_name)
+        )
         return ToolMessage(content, name=call["name"], tool_call_id=call["id"], status="error")
     return request.override(tool=tool)
 
@@ -94,7 +96,9 @@ def make_tool_node(tool_factory: ToolFactory, name: str = "tools") -> ToolNode:
     def state_of(request: ToolCallRequest) -> dict[str, Any]:
         return request.state if isinstance(request.state, dict) else {}
 
-    def run(request: ToolCallRequest, execute: Callable[[ToolCallRequest], ToolMessage | Command]) -> ToolMessage | Command:
+    def run(
+        request: ToolCallRequest, execute: Callable[[ToolCallRequest], ToolMessage | Command]
+    ) -> ToolMessage | Command:
         ready = _answer_or_request(request, tool_factory(request.runtime, state_of(request)))
         return ready if isinstance(ready, ToolMessage) else execute(ready)
 

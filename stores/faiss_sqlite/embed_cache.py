@@ -45,6 +45,7 @@ def texts_for(value: dict[str, Any], index: Any, default_fields: Fields | None) 
 
 
 def text_hash(text: str) -> bytes:
+    """SHA-256 of the UTF-8 text: the embedding cache key."""
     return hashlib.sha256(text.encode("utf-8")).digest()
 
 
@@ -90,12 +91,14 @@ def embed_documents(emb: Embeddings, texts: list[str]) -> list[list[float]]:
 
 
 def embed_query(emb: Embeddings, text: str) -> list[float]:
+    """Embed one query, going through ``embed_documents`` for async-only embedders."""
     if getattr(emb, "afunc", None) is not None and getattr(emb, "func", None) is None:
         return embed_documents(emb, [text])[0]
     return emb.embed_query(text)
 
 
 async def aembed_documents(emb: Embeddings, texts: list[str]) -> list[list[float]]:
+    """Embed ``texts`` asynchronously; no call for an empty list."""
     return await emb.aembed_documents(texts) if texts else []
 
 

@@ -136,6 +136,7 @@ COMPACT_SHARE = 0.1
 
 
 def note_writes(conn: sqlite3.Connection, n: int) -> None:
+    """Add ``n`` to the count of FTS writes since the last merge."""
     conn.execute(
         "INSERT INTO meta (k, v) VALUES ('fts_writes', ?) "
         "ON CONFLICT (k) DO UPDATE SET v = CAST(v AS INTEGER) + excluded.v",
@@ -144,6 +145,7 @@ def note_writes(conn: sqlite3.Connection, n: int) -> None:
 
 
 def needs_merge(conn: sqlite3.Connection) -> bool:
+    """Whether enough FTS writes have piled up, relative to the item count, to merge the index."""
     row = conn.execute("SELECT CAST(v AS INTEGER) FROM meta WHERE k = 'fts_writes'").fetchone()
     if row is None or row[0] < COMPACT_MIN:
         return False

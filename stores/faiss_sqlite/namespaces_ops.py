@@ -35,10 +35,12 @@ def validate_op(op: Op) -> None:
 
 
 def encode(namespace: Sequence[str]) -> str:
+    """The namespace tuple as one stored string, joined with ``SEP``."""
     return SEP.join(namespace)
 
 
 def decode(text: str) -> tuple[str, ...]:
+    """The namespace tuple back from its stored string."""
     return tuple(text.split(SEP))
 
 

@@ -2,7 +2,8 @@
 
 Query search ranks by reciprocal-rank fusion (RRF) of a dense ranking (cosine to
 the query, max over an item's vectors, as LangGraph does) and a lexical one (BM25
-over namespace-scoped FTS5 postings, see ``lexical.py``). Fusion decides the order only: ``SearchItem.score`` is the item's cosine
+over namespace-scoped FTS5 postings, see ``lexical.py``). Fusion decides the order only:
+``SearchItem.score`` is the item's cosine
 similarity, computed exactly from the float32 vectors in SQLite, so it means what
 ``InMemoryStore``'s score means and absolute thresholds keep working.
 
@@ -84,7 +85,10 @@ class Reader:
         """Items newest-updated first (as LangGraph's SQL stores order them), filtered in Python."""
         where, params = prefix_clause(prefix, "namespaces.ns")
         extra = " AND NOT EXISTS (SELECT 1 FROM item_vectors iv WHERE iv.item_id = items.id)" if without_vectors else ""
-        sql = f"SELECT {_COLS} {_FROM} WHERE {where} AND {LIVE_SQL}{extra} ORDER BY items.updated_at DESC, items.id DESC"
+        sql = (
+            f"SELECT {_COLS} {_FROM} WHERE {where} AND {LIVE_SQL}{extra} "
+            "ORDER BY items.updated_at DESC, items.id DESC"
+        )
         if not filter:
             sql += " LIMIT ? OFFSET ?"
             rows = self.conn.execute(sql, (*params, self.now, limit, offset)).fetchall()
@@ -124,7 +128,9 @@ class Reader:
         missing = [v for v in vec_ids if v not in memo]
         for chunk in _chunks(missing):
             marks = ",".join("?" * len(chunk))
-            memo.update(self.conn.execute(f"SELECT id, item_id FROM item_vectors WHERE id IN ({marks})", chunk).fetchall())
+            memo.update(
+                self.conn.execute(f"SELECT id, item_id FROM item_vectors WHERE id IN ({marks})", chunk).fetchall()
+            )
         return [memo[v] for v in vec_ids if v in memo]
 
     def _cosines(self, item_ids: list[int], query: np.ndarray) -> dict[int, float]:

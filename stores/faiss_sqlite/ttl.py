@@ -17,6 +17,7 @@ LIVE_SQL = "(items.expires_at IS NULL OR items.expires_at > ?)"
 
 
 def expires_at(now: float, ttl_minutes: float | None) -> float | None:
+    """The expiry time (epoch seconds) for a TTL in minutes; ``None`` means never."""
     if ttl_minutes is None:
         return None
     if ttl_minutes <= 0:

@@ -62,6 +62,7 @@ class BoundedMap(dict):
 
 @dataclass
 class Partition:
+    """One namespace's FAISS index in memory, with its version and unsaved changes."""
     ns_id: int
     index: faiss.IndexIDMap2
     base: faiss.Index
@@ -169,7 +170,9 @@ class VectorIndex:
             return self._build(conn, ns_id, db_version)
         self.parts[ns_id] = part
         if part.version != db_version:
-            logger.info("FAISS file %s is behind (v%s, database v%s); catching up", self.path(ns_id), part.version, db_version)
+            logger.info(
+                "FAISS file %s is behind (v%s, database v%s); catching up", self.path(ns_id), part.version, db_version
+            )
         self._sync(conn, part, db_version)
         return part
 

@@ -24,6 +24,7 @@ from .ttl import expires_at
 
 @dataclass
 class PreparedPut:
+    """A put (or delete) validated and serialized, ready to write in one transaction."""
     namespace: tuple[str, ...]
     key: str
     value_json: str | None  # None deletes
@@ -37,6 +38,7 @@ class PreparedPut:
 
 @dataclass
 class NsChange:
+    """The vector additions and removals one write batch makes in a namespace."""
     added: list[tuple[int, bytes]] = field(default_factory=list)  # (vector id, float32 blob)
     removed: list[int] = field(default_factory=list)
     version: int = 0
@@ -171,4 +173,5 @@ def refresh_ttl(conn: sqlite3.Connection, item_ids: list[int], now: float) -> No
 
 
 def decode_value(text: str) -> dict[str, Any]:
+    """The stored JSON value back as a dict."""
     return json.loads(text)
