@@ -54,9 +54,11 @@ def _files_containing(root: Path, needle: bytes) -> list[str]:
 
 @pytest.mark.parametrize(
     "models",
-    [pytest.param("scripted"), pytest.param("local", marks=pytest.mark.slow), pytest.param("openai", marks=pytest.mark.slow)],
+    ["scripted", pytest.param("local", marks=pytest.mark.slow), pytest.param("openai", marks=pytest.mark.slow)],
 )
-def test_five_checks(tmp_path: Path, models: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_five_checks(
+    tmp_path: Path, models: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if models == "openai":  # the CLI processes inherit these
         monkeypatch.setenv("OPENAI_BASE_URL", request.getfixturevalue("llama_server")("smollm"))
         monkeypatch.setenv("OPENAI_API_KEY", "not-checked-by-llama-cpp")
