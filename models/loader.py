@@ -5,7 +5,8 @@ Specs:
   embeddings: local | openai:<model> | hash:<dims>
 
 ``local`` is the embedded default and runs offline (``ChatLlamaCpp`` and
-MiniLM). ``openai:<model>`` goes through LangChain's ``init_chat_model`` /
+MiniLM). ``openai:<model>`` is LangChain's ``ChatOpenAI`` (sending the reply
+limit in the field the server reads: models/openai_chat.py) and
 ``init_embeddings``; set ``OPENAI_BASE_URL`` to point it at Ollama, vLLM or a
 llama.cpp server and no code changes. ``scripted`` and ``hash`` are
 deterministic stand-ins for tests and for Studio runs without a model.
@@ -73,7 +74,7 @@ _lock = threading.Lock()
 
 
 @lru_cache(maxsize=8)
-def _load_chat(spec: str, max_tokens: int) -> BaseChatModel:
+def _load_chat(spec: str, max_tokens: int, limit_field: str) -> BaseChatModel:
     if spec == "local":
         from models.local_chat import local_chat_model
 
@@ -82,17 +83,22 @@ def _load_chat(spec: str, max_tokens: int) -> BaseChatModel:
         from models.scripted_chat import ScriptedChatModel
 
         return ScriptedChatModel()
-    from langchain.chat_models import init_chat_model
+    from models.openai_chat import openai_chat_model
 
-    # Provider given apart, so model names with colons (Ollama tags) stay whole.
-    return init_chat_model(spec.split(":", 1)[1], model_provider="openai", max_tokens=max_tokens)
+    # Split once, so model names with colons (Ollama tags) stay whole.
+    return openai_chat_model(spec.split(":", 1)[1], max_tokens, limit_field)  # type: ignore[arg-type]
 
 
 def load_chat_model(spec: str, max_tokens: int = 256) -> BaseChatModel:
-    """The chat model for ``spec``, loaded once per process."""
+    """The chat model for ``spec``, loaded once per process (per endpoint limit field)."""
     validate_chat_spec(spec)
+    limit_field = ""
+    if spec.startswith("openai:"):
+        from models.openai_chat import token_limit_field
+
+        limit_field = token_limit_field()
     with _lock:
-        return _load_chat(spec, max_tokens)
+        return _load_chat(spec, max_tokens, limit_field)
 
 
 @lru_cache(maxsize=8)

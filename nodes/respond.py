@@ -89,6 +89,10 @@ def make_respond(
         history = working_window(list(state.get("messages") or []), ctx.working_budget_tokens)
         prompt: list[BaseMessage] = [SystemMessage(content=state.get("system_prompt") or ctx.persona), *history]
         reply = (model.bind_tools(tools) if tools else model).invoke(prompt)
+        if tools and not (reply.tool_calls or reply.invalid_tool_calls or reply.text.strip()):
+            # Neither words nor calls: the llama.cpp server's function-calling format answers
+            # this way whenever its model picks "message". Asked again without tools, it talks.
+            reply = model.invoke(prompt)
         if tools and (reply.tool_calls or reply.invalid_tool_calls):
             return {"messages": [with_malformed_calls_kept(reply)], "tool_rounds": rounds + 1}
         return {"messages": [final_answer(reply, after_tools=rounds > 0)], "tool_rounds": 0}

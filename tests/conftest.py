@@ -26,3 +26,20 @@ def ctx(tmp_path: Path):
         embedding_model="hash:384",
         review_rules=False,
     )
+
+
+@pytest.fixture(scope="session")
+def llama_server():
+    """Starts llama-cpp-python's OpenAI-compatible server on the embedded GGUF, on demand.
+
+    ``llama_server(alias, chat_format=None)`` gives the base URL of a server for
+    that alias (one process per alias, so no test pays for model swaps); all stop
+    when the session ends.
+    """
+    from tests.llama_server import LlamaServers
+
+    servers = LlamaServers()
+    try:
+        yield servers.url
+    finally:
+        servers.stop()

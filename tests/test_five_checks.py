@@ -1,8 +1,9 @@
 """The five checks of a working chat memory, through the real CLI, one process per step.
 
 Each step is a separate `memory-agent` process fed through stdin, so every check
-crosses a real restart. They run twice: with the scripted chat model and hash
-embeddings (exact and fast), and with the embedded default models (slow).
+crosses a real restart. They run with the scripted chat model and hash
+embeddings (exact and fast), with the embedded default models (slow), and with
+``openai:`` pointed at a real llama.cpp server (slow; tests/llama_server.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from tests.conftest import ROOT
 MODELS = {
     "scripted": ["--chat-model", "scripted", "--embedding-model", "hash:384"],
     "local": ["--chat-model", "local", "--embedding-model", "local"],
+    "openai": ["--chat-model", "openai:smollm", "--embedding-model", "hash:384"],
 }
 
 
@@ -67,8 +69,16 @@ def _files_containing(root: Path, needle: bytes) -> list[str]:
     return [str(p) for p in root.rglob("*") if p.is_file() and needle.lower() in p.read_bytes().lower()]
 
 
-@pytest.mark.parametrize("models", [pytest.param("scripted"), pytest.param("local", marks=pytest.mark.slow)])
-def test_five_checks(tmp_path: Path, models: str) -> None:
+@pytest.mark.parametrize(
+    "models",
+    ["scripted", pytest.param("local", marks=pytest.mark.slow), pytest.param("openai", marks=pytest.mark.slow)],
+)
+def test_five_checks(
+    tmp_path: Path, models: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if models == "openai":  # the CLI processes inherit these
+        monkeypatch.setenv("OPENAI_BASE_URL", request.getfixturevalue("llama_server")("smollm"))
+        monkeypatch.setenv("OPENAI_API_KEY", "not-checked-by-llama-cpp")
     data = tmp_path / "data"
     cli = Cli(data, MODELS[models])
 
