@@ -221,3 +221,22 @@ def test_default_layer_does_nothing_at_session_end_and_llm_layer_still_uses_rule
     assert items(env, PROFILE) == []
     SemanticLayer(LLMFactExtractor()).on_turn(env, session)
     assert profile(env) == {"diet": "The user is vegan."}
+
+
+def test_remember_keeps_no_sentence_without_words(tmp_path) -> None:
+    """A weak model's remember call can end in junk ("{."): it must not become a fact."""
+    from langgraph.store.memory import InMemoryStore
+
+    from graph.context import Context
+    from models.loader import HashEmbeddings
+    from nodes.layers.base import LayerEnv
+    from nodes.layers.semantic import remember
+    from stores.namespaces import FACTS, PROFILE, UserScope
+
+    emb = HashEmbeddings(64)
+    env = LayerEnv(store=InMemoryStore(index={"dims": 64, "embed": emb, "fields": ["text"]}), scope=UserScope("alice"),
+                   context=Context(user_id="alice", data_dir=str(tmp_path), embedding_model="hash:64"), embeddings=emb)
+    remember(env, "I'm vegan. {.")
+    kept = [i.value["text"] for ns in (FACTS, PROFILE) for i in env.store.search(env.scope.ns(ns), limit=20)]
+    assert kept and all(any(c.isalpha() for c in t) for t in kept)
+    assert not any(t.strip() in {"{.", "{", "."} or "{." in t for t in kept)

@@ -16,6 +16,7 @@ dropped if it holds a secret, and then deduplicated or superseded by
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -31,6 +32,8 @@ from nodes.privacy.secrets import contains_secret
 from stores.namespaces import FACTS, PROFILE
 
 log = logging.getLogger(__name__)
+_LETTERS = re.compile(r"[^\W\d_]")
+MIN_NOTE_LETTERS = 3  # a remembered sentence needs at least a short word
 PROFILE_LIMIT = 200  # more slots than any profile has; the profile is recalled whole
 MIN_POOL = 20  # facts fetched by relevance before re-ranking with recency and importance
 
@@ -99,6 +102,8 @@ def remember(env: LayerEnv, text: str, sources: Sequence[str] = ()) -> list[Reco
     rules = PatternFactExtractor()
     written: list[Record] = []
     for sentence in split_sentences(text):
+        if len(_LETTERS.findall(sentence)) < MIN_NOTE_LETTERS:
+            continue  # punctuation or a stray word from a model's call ("{."): nothing to keep
         for fact in rules.sentence_facts(sentence, sources=list(sources), stated_at=env.now, explicit=True):
             record = store_fact(env, fact)
             if record is not None:
