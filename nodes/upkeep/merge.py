@@ -81,7 +81,7 @@ def _merge(env: LayerEnv, kind: str, group: list[Item], dry_run: bool) -> int:
     """Write the survivor with the group's union, then delete the rest; returns how many went."""
     keep, *rest = _oldest_first(group)
     merged = dict(keep.value)
-    values = [i.value for i in group]
+    values = [keep.value, *(i.value for i in rest)]
     merged["sources"] = union(*(v.get("sources", []) for v in values))
     merged["importance"] = max(v.get("importance", 0) for v in values)
     for stamp in ("updated_at", "time", "expires_at"):

@@ -40,12 +40,6 @@ class Insight(BaseModel):
     evidence: list[int] = Field(min_length=2)
 
 
-class Insights(BaseModel):
-    """The model's whole answer."""
-
-    insights: list[Insight] = Field(default_factory=list)
-
-
 def capable(env: LayerEnv, model: BaseChatModel | None) -> bool:
     """A model given explicitly, or a hosted one by spec; never the embedded or scripted one."""
     return model is not None or str(getattr(env.context, "chat_model", "")).startswith("openai:")
@@ -91,6 +85,13 @@ def _ask(model: BaseChatModel, memories: list[dict[str, Any]]) -> list[Insight]:
     reply = model.invoke([HumanMessage(content=REFLECT_PROMPT.format(limit=LIMIT, memories=listing))])
     match = re.search(r"\{.*\}", str(reply.content), re.DOTALL)
     try:
-        return Insights.model_validate(json.loads(match.group(0) if match else "{}")).insights[:LIMIT]
-    except (ValueError, ValidationError):
+        raw = json.loads(match.group(0) if match else "{}").get("insights") or []
+    except (ValueError, AttributeError):
         return []
+    kept: list[Insight] = []
+    for item in raw if isinstance(raw, list) else []:
+        try:  # one malformed or under-cited insight does not sink the others
+            kept.append(Insight.model_validate(item))
+        except ValidationError:
+            continue
+    return kept[:LIMIT]
