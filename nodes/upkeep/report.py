@@ -25,7 +25,9 @@ class StepReport:
         return sum(self.counts.values())
 
     def __str__(self) -> str:
-        counts = ", ".join(f"{k} {v}" for k, v in self.counts.items()) or "nothing to do"
+        counts = ", ".join(f"{k} {v}" for k, v in self.counts.items())
+        if not counts:
+            return f"{self.name}: {self.note or 'nothing to do'}"
         return f"{self.name}: {counts}" + (f" ({self.note})" if self.note else "")
 
 
