@@ -1,13 +1,15 @@
-"""`memory-agent`: chat, demo, import, recall, memories, forget, delete-user, memory-on/off, expire.
+"""`memory-agent`: chat, demo, import, recall, memories, forget, delete-user, memory-on/off, expire, upkeep.
 
 Every subcommand shares ``--data-dir`` (env MEMORY_DATA_DIR, default ./data) and
 takes the user id from ``--user`` (env MEMORY_USER_ID): configuration, never
-model output. Errors print one clear line and exit 2; nothing stored is touched.
+model output. ``--now`` (env MEMORY_NOW) sets the clock every command reads, to
+simulate months. Errors print one clear line and exit 2; nothing stored is touched.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -25,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="'local', 'openai:<model>' or 'hash:<dims>' (env MEMORY_EMBEDDING_MODEL)",
     )
+    p.add_argument("--now", default=None, help="simulate the clock: an ISO-8601 time (env MEMORY_NOW)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     s = sub.add_parser("chat", help="talk to the agent (/remember, /forget, /memories, /memory on|off, /end, /quit)")
@@ -62,6 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
 
     sub.add_parser("expire", help="remove expired memories (episodes past their TTL) from disk, bytes included")
+
+    s = sub.add_parser("upkeep", help="merge, promote, roll up, expire and review a user's memories (one pass)")
+    s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
+    s.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    s.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return p
 
 
@@ -75,6 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
+        from nodes.clock import NOW_ENV, parse_now
+
+        when = args.now if args.now is not None else os.environ.get(NOW_ENV, "").strip() or None
+        if when is not None:
+            os.environ[NOW_ENV] = parse_now(when).isoformat()  # checked before any work; every layer's clock reads it
         return COMMANDS[args.command](args)
     except KeyboardInterrupt:
         return 130

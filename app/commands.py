@@ -145,3 +145,15 @@ def expire(args: argparse.Namespace) -> int:
         getattr(store, "close", lambda: None)()
     print(f"{removed} expired item(s) removed from {root / 'store'}, bytes included")
     return 0
+
+
+@command("upkeep")
+def upkeep(args: argparse.Namespace) -> int:
+    """``upkeep``: one upkeep pass for the user; each step's counts on stderr as it ends, the report on stdout."""
+    from nodes.upkeep.run import run_upkeep
+
+    with _agent(args) as agent:
+        report = run_upkeep(agent.env(), dry_run=args.dry_run, progress=not args.no_progress and sys.stderr.isatty(),
+                            on_step=lambda step: print(f"upkeep: {step}", file=sys.stderr, flush=True))
+    print(report)
+    return 0

@@ -92,6 +92,22 @@ class Context:
     recency_half_life_days: float = field(default=7.0, metadata=_meta("Half-life of the recency score."))
     episode_ttl_days: float = field(default=180.0, metadata=_meta("Episodes expire after this many days."))
     dedup_threshold: float = field(default=0.9, metadata=_meta("Cosine at or above which a new fact is a duplicate."))
+    upkeep_promote_min: int = field(
+        default=3,
+        metadata=_meta("Upkeep: sessions showing the same habit before it becomes a fact."),
+    )
+    upkeep_review_days: float = field(
+        default=120.0,
+        metadata=_meta("Upkeep: days after which an important fact is re-confirmed with the user."),
+    )
+    upkeep_rollup_days: float = field(
+        default=14.0,
+        metadata=_meta("Upkeep: episodes older than this are rolled up into weekly, then monthly summaries."),
+    )
+    upkeep_reflect_importance: float = field(
+        default=60.0,
+        metadata=_meta("Upkeep: summed importance of new memories that triggers reflection."),
+    )
     review_rules: bool = field(
         default=True,
         metadata=_meta("Ask the user (interrupt) before saving a new or changed rule."),

@@ -59,3 +59,14 @@ MEMORY_FILE_TOOL = (
     "conversations). Commands: view (list a directory or show a file with line numbers), "
     "create, str_replace, insert, delete, rename. Every path must start with /memories."
 )
+
+# -- upkeep: reflection (nodes/upkeep/reflect.py) ------------------------------------------
+
+REFLECT_PROMPT = (
+    "Below are recent memories about one user, numbered. Derive at most {limit} higher-level "
+    "insights about the user that several of them support together (a habit, a goal, a change in "
+    "their life). Each insight is one standalone sentence starting with 'The user' and cites the "
+    "numbers of the memories that support it; cite at least two. Never guess beyond the memories. "
+    'Answer with JSON only: {{"insights": [{{"text": "The user ...", "evidence": [1, 2]}}]}}; '
+    'if nothing is supported, answer {{"insights": []}}.\n\nMemories:\n{memories}'
+)

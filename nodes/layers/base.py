@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langgraph.store.base import BaseStore
 
+from nodes import clock
 from nodes.write_gate import MemoryGate
 from stores.namespaces import UserScope
 
@@ -77,7 +78,7 @@ class LayerEnv:
     context: Any  # graph.context.Context; typed loosely to keep layers free of graph imports
     embeddings: Embeddings
     chat_model: BaseChatModel | None = None
-    now: datetime = field(default_factory=lambda: datetime.now(UTC))
+    now: datetime = field(default_factory=clock.now)  # MEMORY_NOW / --now simulate time
     # Asked before a layer saves something that needs the user's consent (rule review).
     approve: Callable[[dict[str, Any]], bool] = approve_all
     # Thread state for the working-memory layer: messages and running summary.

@@ -28,6 +28,7 @@ from nodes.extract.pattern_extractor import PatternFactExtractor
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from nodes.layers.scoring import combined_score
 from nodes.layers.semantic_records import Record, store_fact
+from nodes.layers.semantic_review import answer_reviews, review_items
 from nodes.privacy.secrets import contains_secret
 from stores.namespaces import FACTS, PROFILE
 
@@ -51,12 +52,13 @@ class SemanticLayer(LayerBase):
         self.session_extractor: FactExtractor | None = chosen if chosen.needs_llm else None
 
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
-        return recall_profile(env) + recall_facts(env, query)
+        return recall_profile(env) + review_items(env) + recall_facts(env, query)
 
     def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
         users = user_messages(turn)
         if users:
             write_facts(env, self.turn_extractor.extract(users), users)
+            answer_reviews(env, users)  # after the extractor: a new value has superseded the fact already
         return None
 
     def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> dict[str, Any] | None:

@@ -221,6 +221,11 @@ def _archive(env: LayerEnv, kind: str, record: Record, valid_to: str, superseded
     return archived
 
 
+def archive_record(env: LayerEnv, kind: str, record: Record, valid_to: str, superseded_by: str | None) -> Record:
+    """Public form of ``_archive`` for upkeep and review: history copy first, then the delete."""
+    return _archive(env, kind, record, valid_to, superseded_by)
+
+
 def _put(env: LayerEnv, kind: str, key: str, record: Record, index: bool = False) -> Record:
     """Profile entries are loaded whole every turn, so only loose facts are embedded."""
     env.store.put(env.scope.ns(kind), key, record, index=None if index else False)

@@ -9,11 +9,11 @@ recall; it does not delete anything (that is what forget and delete-user are for
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from langgraph.store.base import BaseStore
 
+from nodes import clock
 from stores.namespaces import SETTINGS, UserScope
 
 MEMORY_SWITCH_KEY = "memory"
@@ -38,5 +38,5 @@ def set_memory_enabled(store: BaseStore, scope: UserScope, on: bool) -> None:
     """Persist the switch, with the time it was flipped (shown in the export)."""
     if not isinstance(on, bool):
         raise TypeError(f"on must be True or False, got {on!r}")
-    value = {"enabled": on, "updated_at": datetime.now(UTC).isoformat()}
+    value = {"enabled": on, "updated_at": clock.now().isoformat()}
     store.put(scope.ns(SETTINGS), MEMORY_SWITCH_KEY, value, index=False)

@@ -11,13 +11,13 @@ against the scope and redacted before it goes back into the prompt.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graph.prompts import FORGET_TOOL, REMEMBER_TOOL, SEARCH_MEMORY_TOOL
+from nodes import clock
 from nodes.layers.base import LayerEnv
 from nodes.privacy.consent import is_memory_enabled
 from nodes.privacy.forget import DEFAULT_THRESHOLD, UserData, forget
@@ -65,7 +65,7 @@ def make_memory_tools(
         from nodes.layers.semantic import remember as semantic_remember  # written alongside; import on use
 
         try:  # the write gate decides; with memory off it refuses and nothing is stored
-            saved = semantic_remember(replace(env, now=datetime.now(UTC)), text)
+            saved = semantic_remember(replace(env, now=clock.now()), text)
         except MemoryOff:
             return MEMORY_OFF
         if not saved:

@@ -1,0 +1,171 @@
+"""Six months of one user, with and without upkeep: is the memory still small, current and complete?
+
+The seeded generator (bench/upkeep_world.py) plants 200 sessions over 182 days:
+facts that change (a move, a new job, a diet, a partner), one-off events,
+restatements, habits and small talk. Sessions are imported as of their own
+time; every 28 days (and on the last day) questions are asked through the real
+graph (scripted chat model, ``--now`` clock) and the system prompt is read:
+
+- planted-fact recall: the current value is in the prompt;
+- stale facts: an old value shown as current (in the profile or facts block);
+- past-value and event recall: the old value / the event's word is in the prompt;
+- memory count (facts, profile, episodes and roll-ups) and memory tokens per prompt.
+
+The upkeep arm runs one pass every 7 simulated days; a review question in the
+prompt is answered truthfully on the next turn.
+
+    python -m bench.upkeep_sim [--sessions 200] [--seed 7] [--embedding hash:384]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import SystemMessage
+from langchain_core.messages.utils import count_tokens_approximately
+
+from app.runtime import MemoryAgent
+from bench.upkeep_world import DAYS, START, Question, questions, sessions
+from graph.context import Context
+from nodes.clock import NOW_ENV
+from nodes.importer import import_messages
+from nodes.upkeep.items import all_items
+from nodes.upkeep.run import run_upkeep
+from stores.namespaces import EPISODES, FACTS, PROFILE
+
+RESULTS = Path(__file__).resolve().parent / "results" / "upkeep_sim.md"
+BLOCK = re.compile(r'<memories kind="(\w+)">\n# [^\n]*\n(.*?)\n</memories>', re.DOTALL)
+TICK = 7
+ASK_EVERY = 28
+
+
+def run_arm(root: Path, all_sessions: list, upkeep: bool, embedding: str) -> dict[str, Any]:
+    """Play the six months into ``root``; returns per-checkpoint figures and upkeep timings."""
+    ctx = Context(user_id="sim", data_dir=str(root), chat_model="scripted", embedding_model=embedding,
+                  episode_ttl_days=60.0, review_rules=False, check_answers=False)
+    checkpoints: list[dict[str, Any]] = []
+    pass_seconds: list[float] = []
+    pending = list(all_sessions)
+    with MemoryAgent(ctx) as agent:
+        for day in [*range(TICK, DAYS, TICK), DAYS]:
+            at = START + timedelta(days=day)
+            due = [s for s in pending if s[-1].time <= at]
+            pending = pending[len(due):]
+            if due:
+                import_messages([m for s in due for m in s], agent.env(), agent.layers, progress=False)
+            if upkeep:
+                started = time.perf_counter()
+                run_upkeep(replace(agent.env(), now=at))
+                pass_seconds.append(time.perf_counter() - started)
+            if day % ASK_EVERY == 0 or day == DAYS:
+                checkpoints.append(ask(agent, day, at))
+                print(f"  {'with' if upkeep else 'without'} upkeep, day {day}: {summary(checkpoints[-1])}",
+                      file=sys.stderr, flush=True)
+    return {"checkpoints": checkpoints, "pass_seconds": pass_seconds}
+
+
+def ask(agent: MemoryAgent, day: int, at: Any) -> dict[str, Any]:
+    """Ask the day's questions through the graph at simulated time ``at``; score each prompt."""
+    os.environ[NOW_ENV] = at.isoformat()
+    try:
+        env = agent.env()
+        count = sum(len(all_items(env, kind)) for kind in (FACTS, PROFILE, EPISODES))
+        rows = []
+        for n, q in enumerate(questions(day)):
+            thread = f"q{day}-{n}"
+            prompt = agent.say(q.text, thread).system_prompt
+            rows.append(score(q, prompt))
+            if "is that still right" in prompt:
+                agent.say("Yes, that's right.", thread)  # the simulated user answers the review truthfully
+        return {"day": day, "memories": count, "rows": rows}
+    finally:
+        os.environ.pop(NOW_ENV, None)
+
+
+def score(q: Question, prompt: str) -> dict[str, Any]:
+    """What one prompt shows: memory tokens, the expected word, a stale value shown as current."""
+    blocks = BLOCK.findall(prompt)
+    memory = "\n".join(body for _, body in blocks)
+    current = "\n".join(body for kind, body in blocks if kind in ("profile", "fact"))
+    has = lambda word, text: re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE) is not None  # noqa: E731
+    return {"kind": q.kind, "tokens": count_tokens_approximately([SystemMessage(content=memory)]),
+            "hit": has(q.expect, memory), "stale": bool(q.stale and has(q.stale, current))}
+
+
+def figures(cp: dict[str, Any]) -> dict[str, float]:
+    """Rates and means for one checkpoint."""
+    rows = cp["rows"]
+
+    def rate(kind: str) -> float:
+        picked = [r["hit"] for r in rows if r["kind"] == kind]
+        return sum(picked) / len(picked) if picked else float("nan")
+
+    current = [r for r in rows if r["kind"] == "current"]
+    return {"memories": cp["memories"], "tokens": statistics.mean(r["tokens"] for r in rows),
+            "current": rate("current"), "stale": sum(r["stale"] for r in current), "asked_current": len(current),
+            "past": rate("past"), "event": rate("event")}
+
+
+def summary(cp: dict[str, Any]) -> str:
+    f = figures(cp)
+    return (f"{f['memories']} memories, {f['tokens']:.0f} tok/prompt, current {f['current']:.2f}, "
+            f"stale {f['stale']}/{f['asked_current']}, past {f['past']:.2f}, events {f['event']:.2f}")
+
+
+def report(arms: dict[str, dict[str, Any]], budget: int) -> str:
+    """The results table (markdown) and the targets, met or not."""
+    lines = ["| arm | day | memories | memory tokens / prompt | planted-fact recall | stale shown as current "
+             "| past-value recall | event recall |", "|---|---|---|---|---|---|---|---|"]
+    for name, arm in arms.items():
+        for cp in arm["checkpoints"]:
+            f = figures(cp)
+            lines.append(f"| {name} | {cp['day']} | {f['memories']} | {f['tokens']:.0f} | {f['current']:.2f} | "
+                         f"{f['stale']}/{f['asked_current']} | {f['past']:.2f} | {f['event']:.2f} |")
+    on, off = (figures(arms[k]["checkpoints"][-1]) for k in ("with upkeep", "without upkeep"))
+    every = [figures(cp) for cp in arms["with upkeep"]["checkpoints"]]
+    secs = arms["with upkeep"]["pass_seconds"]
+    recall = sum(f["current"] * f["asked_current"] for f in every) / sum(f["asked_current"] for f in every)
+    stale = sum(f["stale"] for f in every)
+    lines += ["", f"Upkeep time per user per pass: mean {statistics.mean(secs):.3f} s, max {max(secs):.3f} s "
+              f"({len(secs)} passes).", "", "Targets (with upkeep):",
+              f"- planted-fact recall over all checkpoints ≥ 0.95: {recall:.3f} — {'met' if recall >= 0.95 else 'NOT met'}",
+              f"- stale facts shown as current = 0: {stale} — {'met' if stale == 0 else 'NOT met'}",
+              f"- memory tokens at month six within the {budget}-token budget: {on['tokens']:.0f} — "
+              f"{'met' if on['tokens'] <= budget else 'NOT met'}",
+              f"- memory tokens at month six ≤ half of without upkeep ({off['tokens']:.0f}): {on['tokens']:.0f} — "
+              f"{'met' if on['tokens'] <= off['tokens'] / 2 else 'NOT met'}"]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run both arms and print (and save) the report."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sessions", type=int, default=200)
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--embedding", default="hash:384", help="'hash:384' (default) or 'local' (MiniLM)")
+    args = p.parse_args(argv)
+    planted = sessions(args.seed, args.sessions)
+    arms = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, on in (("without upkeep", False), ("with upkeep", True)):
+            arms[name] = run_arm(Path(tmp) / name.replace(" ", "-"), planted, on, args.embedding)
+    text = report(arms, Context(user_id="sim").memory_budget_tokens)
+    print(text)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(f"# Upkeep simulation (seed {args.seed}, {args.sessions} sessions, {args.embedding})\n\n"
+                       + text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""The ``consolidator`` graph: one upkeep pass for the run's user (named in langgraph.json).
+
+A second, small graph beside the chat graph, so upkeep can be enqueued as a
+background run or put on a LangGraph cron job (``client.crons.create(
+"consolidator", schedule="0 3 * * *")``) without a chat turn. The user comes from
+the run's context and, under server auth, from the authenticated caller, exactly
+as in the chat graph (``nodes/env.py``). Input: ``{"dry_run": bool, "now": ISO}``
+(both optional; ``now`` simulates the clock as ``--now`` does); output: the
+pass's report.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from graph.context import Context, RunContext
+from nodes.clock import parse_now
+from nodes.env import make_env
+from nodes.upkeep.run import run_upkeep
+
+
+class UpkeepState(TypedDict, total=False):
+    """Input and output of one upkeep run."""
+
+    dry_run: bool
+    now: str
+    report: dict[str, Any]
+
+
+def upkeep(state: UpkeepState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Graph node: one upkeep pass for the run's user, at ``state["now"]`` when given."""
+    env = make_env(runtime, dict(state))
+    if state.get("now"):
+        env.now = parse_now(str(state["now"]))
+    return {"report": run_upkeep(env, dry_run=bool(state.get("dry_run"))).as_dict()}
+
+
+def build_consolidator() -> StateGraph:
+    """The uncompiled one-node upkeep graph."""
+    g = StateGraph(UpkeepState, context_schema=Context)
+    g.add_node("upkeep", upkeep)
+    g.add_edge(START, "upkeep")
+    g.add_edge("upkeep", END)
+    return g
+
+
+_builder = build_consolidator()
+_builder.context_schema = RunContext  # as the chat graph: per-run settings only, server settings from the server
+graph = _builder.compile()
+graph.name = "memory-consolidator"

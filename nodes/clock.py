@@ -1,0 +1,29 @@
+"""The one clock every layer reads: real time, or a simulated ``MEMORY_NOW``.
+
+Upkeep works on ages (episodes a fortnight old, facts due for review, TTLs), so
+tests and the simulation need months to pass in seconds. ``LayerEnv.now``
+defaults to ``now()``, and the CLI's global ``--now`` sets ``MEMORY_NOW``, so one
+setting moves every command's clock at once.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+
+NOW_ENV = "MEMORY_NOW"
+
+
+def parse_now(text: str) -> datetime:
+    """An ISO-8601 time as an aware UTC datetime; a clear ``ValueError`` otherwise."""
+    try:
+        dt = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"--now / {NOW_ENV}={text!r} is not an ISO-8601 time (e.g. 2025-03-01T09:00:00Z)") from None
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+
+
+def now() -> datetime:
+    """The current time: ``MEMORY_NOW`` when set, else the system clock (UTC)."""
+    raw = os.environ.get(NOW_ENV, "").strip()
+    return parse_now(raw) if raw else datetime.now(UTC)

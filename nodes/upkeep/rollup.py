@@ -1,0 +1,132 @@
+"""Step 3: roll old episodes up into weekly, then monthly summaries that cite them.
+
+Episodes older than ``upkeep_rollup_days`` are grouped by ISO week into one
+extractive summary per week (sentences copied, never rewritten, so names and
+dates stay verbatim); weeks are grouped by the month they start in. A roll-up
+is stored in the episodes namespace, so episodic recall finds it like any
+episode, under a deterministic key (``week-2025-W07``, ``month-2025-02``): a
+rerun rewrites nothing, and a killed pass never leaves two. It cites what it
+sums up (``cites``: episode or week keys) and carries their message ids as
+``sources``, so forgetting a message reaches its roll-ups too. The originals
+are kept until they expire; weekly roll-ups expire like episodes, monthly ones
+stay.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from langgraph.store.base import Item
+
+from nodes.layers.base import LayerEnv
+from nodes.layers.identifiers import extractive_summary
+from nodes.layers.scoring import parse_time
+from nodes.upkeep.items import all_items, pause, union
+from nodes.upkeep.report import StepReport
+from stores.namespaces import EPISODES
+
+WEEK_WORDS = 120
+MONTH_WORDS = 160
+WEIGHTS = {"Assistant": 0.5}
+
+
+def rollup_step(env: LayerEnv, *, dry_run: bool) -> StepReport:
+    """Write the weekly roll-ups that are due, then the monthly ones."""
+    report = StepReport("roll-up")
+    items = all_items(env, EPISODES)
+    stored = {i.key: i.value for i in items if i.value.get("level")}
+    cutoff = env.now - timedelta(days=float(env.context.upkeep_rollup_days))
+    weeks: dict[str, list[Item]] = {}
+    for item in items:
+        when = parse_time(item.value.get("time"))
+        if not item.value.get("level") and when is not None and _week_end(when) <= cutoff:
+            weeks.setdefault(_week_key(when), []).append(item)
+    for key, members in sorted(weeks.items()):
+        value = _rollup(env, "week", key, members, stored.get(key))
+        if value is not None:
+            stored[key] = value
+            report.add("weekly roll-ups")
+            _write(env, key, value, dry_run)
+    months: dict[str, list[Item]] = {}
+    for key, value in stored.items():
+        start = parse_time(value.get("start"))
+        if value.get("level") == "week" and start is not None and _month_end(start) + timedelta(days=7) <= cutoff:
+            months.setdefault(f"month-{start:%Y-%m}", []).append(Item(value=value, key=key, namespace=(),
+                                                                      created_at=env.now, updated_at=env.now))
+    for key, members in sorted(months.items()):
+        value = _rollup(env, "month", key, members, stored.get(key))
+        if value is not None:
+            report.add("monthly roll-ups")
+            _write(env, key, value, dry_run)
+    return report
+
+
+def _rollup(env: LayerEnv, level: str, key: str, members: list[Item], old: dict[str, Any] | None) -> dict | None:
+    """The roll-up of ``members``; None when ``old`` already cites every one of them."""
+    cites = sorted(i.key for i in members)
+    if old is not None and set(cites) <= set(old.get("cites", ())):
+        return None
+    members = sorted(members, key=lambda i: (str(i.value.get("time")), i.key))
+    lines = [line for i in members for line in str(i.value["text"]).splitlines() if line.strip()]
+    if old is not None:  # a late episode joins a week whose first members may have expired since
+        lines = str(old["text"]).splitlines()[1:] + lines
+        cites = sorted(set(cites) | set(old.get("cites", ())))
+    start, end = _period(level, key)
+    title = f"Week {key[5:]} ({start:%d %b}–{end - timedelta(days=1):%d %b %Y})" if level == "week" \
+        else f"{start:%B %Y}"
+    body = extractive_summary(lines, WEEK_WORDS if level == "week" else MONTH_WORDS, WEIGHTS)
+    keywords = Counter(w for i in members for w in i.value.get("keywords", ()))
+    value: dict[str, Any] = {
+        "text": f"{title}:\n{body}",
+        "level": level,
+        "period": key.split("-", 1)[1],
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "time": max(str(i.value["time"]) for i in members),
+        "importance": max(int(i.value.get("importance", 1)) for i in members),
+        "keywords": [w for w, _ in keywords.most_common(8)],
+        "thread": "rollup",
+        "summarizer": "rollup",
+        "cites": cites,
+        "sources": union(*(i.value.get("sources", ()) for i in members), (old or {}).get("sources", ())),
+        "created_at": env.now.isoformat(),
+    }
+    if level == "week":
+        value["expires_at"] = (end + timedelta(days=float(env.context.episode_ttl_days))).isoformat()
+    return value
+
+
+def _write(env: LayerEnv, key: str, value: dict[str, Any], dry_run: bool) -> None:
+    if not dry_run:
+        env.store.put(env.scope.ns(EPISODES), key, value)
+        pause()
+
+
+def _week_start(when: datetime) -> datetime:
+    day = when.replace(hour=0, minute=0, second=0, microsecond=0)
+    return day - timedelta(days=day.weekday())
+
+
+def _week_end(when: datetime) -> datetime:
+    return _week_start(when) + timedelta(days=7)
+
+
+def _week_key(when: datetime) -> str:
+    year, week, _ = _week_start(when).isocalendar()
+    return f"week-{year}-W{week:02d}"
+
+
+def _month_end(start: datetime) -> datetime:
+    first = start.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    return (first + timedelta(days=32)).replace(day=1)
+
+
+def _period(level: str, key: str) -> tuple[datetime, datetime]:
+    """The roll-up's [start, end) in UTC, from its key (``week-2025-W07``, ``month-2025-02``)."""
+    if level == "week":
+        start = datetime.fromisocalendar(int(key[5:9]), int(key[11:13]), 1).replace(tzinfo=UTC)
+        return start, start + timedelta(days=7)
+    start = datetime(int(key[6:10]), int(key[11:13]), 1, tzinfo=UTC)
+    return start, _month_end(start)
