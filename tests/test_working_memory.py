@@ -149,3 +149,10 @@ def test_failing_llm_falls_back_to_extractive() -> None:
     model = GenericFakeChatModel(messages=iter([]))  # raises on the first call
     _, summary = compact(thread(), "", budget_tokens=200, keep_last=4, chat_model=model)
     assert summary == compact(thread(), "", budget_tokens=200, keep_last=4)[1]
+
+
+def test_mixed_letter_digit_codes_are_identifiers() -> None:
+    """Tracking numbers and hashes have no separator; they must still be kept verbatim."""
+    found = extract_identifiers("Parcel 1Z999AA10123456784 left; build a3f9c2d1e failed. Thanks everyone!")
+    assert "1Z999AA10123456784" in found and "a3f9c2d1e" in found
+    assert not any(w in found for w in ("Parcel", "everyone", "Thanks"))

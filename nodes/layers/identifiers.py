@@ -68,6 +68,8 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "id": re.compile(
         r"\b[A-Z][A-Z0-9]{1,9}[-_#]?\d{2,}[A-Za-z0-9-]*\b|"
         r"#\d{3,}\b|"
+        # letters and digits mixed, 8+ long: tracking numbers, order codes, hashes ("1Z999AA10123456784")
+        r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}\b|"
         r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"
     ),
 }
