@@ -166,8 +166,7 @@ def make_consolidate(
             updates["session_mark"] = {**(state.get("session_mark") or {}), "id": turn[-1].id}
         if ending:
             register_thread(env, thread)  # a thread ended by its first input is still found by forget
-            if remember:
-                consolidate_pending(env, layers, thread)  # deferred turns first: the session sees them done
+            consolidate_pending(env, layers, thread)  # deferred turns first (dropped with memory off)
             session = session_of(env, state, thread)
             for layer in layers:
                 if session and (remember or not is_long_term(layer)):

@@ -90,3 +90,14 @@ def test_usage_weight_is_small_and_saturating() -> None:
     assert abs(combined_score(*args, use_count=3) - combined_score(*args) - usage_bonus(3)) < 1e-12
     # never enough to beat a clearly more relevant memory (cosine 0.5 against 0.3)
     assert combined_score(0.3, NOW, 5.0, NOW, (0.4, 0.4, 0.2), 7.0, use_count=100) < combined_score(*args)
+
+
+def test_the_repl_shows_the_share_in_prompt_and_at_end(ctx: Context) -> None:
+    from app.chat_repl import handle_command
+
+    with chat(ctx, ["Noted.", "Try a vegan curry tonight."]) as agent:
+        agent.say("I'm vegan.", "t1")
+        agent.say("What should I cook?", "t1")
+        assert "Memories used this session: 1 of 1 recalled (100%)." in (handle_command(agent, "t1", "/prompt") or "")
+        ended = handle_command(agent, "t1", "/end") or ""
+        assert ended.endswith("Memories used this session: 1 of 1 recalled (100%).")
