@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from app.runtime import MemoryAgent, TurnResult
 from nodes.input_check import InvalidInput
+from nodes.usage import usage_line
 
 HELP = """Commands:
   /remember TEXT   store TEXT as a fact about you
@@ -63,8 +64,8 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
     if cmd == "/help":
         return HELP
     if cmd == "/end":
-        agent.end_session(thread)
-        return "(session ended and consolidated into long-term memory)"
+        closed = agent.end_session(thread)
+        return f"(session ended and consolidated into long-term memory)\n{usage_line(closed.usage)}"
     if cmd == "/remember":
         from nodes.layers.semantic import remember
         from nodes.write_gate import MemoryOff
@@ -91,7 +92,8 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
         state = agent.state(thread)
         prompt = state.get("system_prompt", "")
         return (f"----- system prompt -----\n{prompt}\n----- end of prompt -----\n"
-                + render_answer_check(state.get("answer_check") or {}))
+                + render_answer_check(state.get("answer_check") or {}) + "\n"
+                + usage_line(state.get("memory_usage")))
     if cmd == "/memory" and arg in ("on", "off"):
         from nodes.privacy.consent import set_memory_enabled
 

@@ -18,9 +18,11 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.store.base import BaseStore, TTLConfig
 from langgraph.types import Command
 
+from app.consolidation_worker import ConsolidationWorker
 from graph.builder import compile_graph
 from graph.context import Context
 from models.loader import embedding_dims, load_embeddings, validate_chat_spec, validate_embedding_spec
+from nodes.background import consolidate_pending
 from nodes.input_check import InvalidInput, check_user_text
 from nodes.layers import default_layers
 from nodes.layers.base import LayerEnv, MemoryLayer
@@ -76,6 +78,7 @@ class TurnResult:
     system_prompt: str = ""
     interrupt: dict[str, Any] | None = None
     notice: str = ""  # e.g. which kind of secret was removed from the message
+    usage: dict[str, int] = field(default_factory=dict)  # this session's memories shown / used (nodes/usage.py)
 
 
 class MemoryAgent:
@@ -106,6 +109,9 @@ class MemoryAgent:
         self.graph = compile_graph(
             self.checkpointer, self.store, self.layers, chat_model=chat_model, tool_factory=tool_factory
         )
+        # Fact extraction off the hot path, debounced per thread (app/consolidation_worker.py).
+        delay = self.context.consolidation_delay_s
+        self.worker = ConsolidationWorker(self._consolidate_now, delay) if delay > 0 else None
 
     def state(self, thread: str) -> dict[str, Any]:
         """The thread's checkpointed state (messages, summary, last prompt...)."""
@@ -130,24 +136,49 @@ class MemoryAgent:
             system_prompt=out.get("system_prompt") or "",
             interrupt=interrupts[0].value if interrupts else None,
             notice=out.get("notice") or "",
+            usage=dict(out.get("memory_usage") or {}),
         )
 
     def say(self, text: str, thread: str) -> TurnResult:
         """One turn. Bad input raises ``InvalidInput`` before anything is stored."""
         check_user_text(text, self.context.max_message_chars)
         msg = HumanMessage(content=text, id=str(uuid.uuid4()))
-        out = self.graph.invoke({"messages": [msg], "end_session": False}, self.config(thread), context=self.context)
+        turn = {"messages": [msg], "end_session": False, "defer_consolidation": self.worker is not None}
+        out = self.graph.invoke(turn, self.config(thread), context=self.context)
+        self._schedule(thread)
         return self._result(out)
 
     def resume(self, thread: str, approve: bool) -> TurnResult:
         """Answer a pending rule review."""
         out = self.graph.invoke(Command(resume={"approve": approve}), self.config(thread), context=self.context)
+        self._schedule(thread)
         return self._result(out)
 
     def end_session(self, thread: str) -> TurnResult:
-        """Consolidate the session into long-term memory (episode, facts, rules)."""
+        """Consolidate the session into long-term memory (episode, facts, rules).
+
+        The result's ``usage`` is the closing session's tally of memories shown and used.
+        """
+        self.flush(thread)
+        usage = dict(self.state(thread).get("memory_usage") or {})
         out = self.graph.invoke({"end_session": True}, self.config(thread), context=self.context)
-        return replace(self._result(out), reply="")
+        return replace(self._result(out), reply="", usage=usage)
+
+    def flush(self, thread: str | None = None) -> None:
+        """Finish the background consolidation of ``thread`` (of every thread for None) now."""
+        if self.worker is not None:
+            self.worker.flush(None if thread is None else self._thread_id(thread))
+
+    def _schedule(self, thread: str) -> None:
+        if self.worker is not None:
+            self.worker.schedule(self._thread_id(thread))
+
+    def _thread_id(self, thread: str) -> str:
+        return str(self.config(thread)["configurable"]["thread_id"])
+
+    def _consolidate_now(self, thread_id: str) -> int:
+        """The worker's job: the deferred turns of one thread (nodes/background.py)."""
+        return consolidate_pending(self._env(), self.layers, thread_id)
 
     def thread_messages(self, thread: str) -> list[Any]:
         return list(self.state(thread).get("messages") or [])
@@ -156,7 +187,12 @@ class MemoryAgent:
         """A layer environment for commands that act outside a turn (/remember, import, recall).
 
         Its store is the user's ``MemoryGate``: commands write under the same rules as the graph.
+        Background consolidation is flushed first, so a command reads what the turns stored.
         """
+        self.flush()
+        return self._env(chat_model)
+
+    def _env(self, chat_model: BaseChatModel | None = None) -> LayerEnv:
         scope = UserScope(self.context.user_id)
         return LayerEnv(
             store=MemoryGate(self.store, scope),
@@ -178,9 +214,14 @@ class MemoryAgent:
         """Remove every trace of ``user_id``; other users are untouched."""
         from nodes.privacy.forget import UserData, delete_user
 
+        self.flush()
         return delete_user(UserData(self.store, UserScope(user_id), self.data_dir), checkpointer=self.checkpointer)
 
     def close(self) -> None:
+        """Finish background consolidation, then close the checkpointer and the store."""
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
         self.checkpointer.conn.close()
         close = getattr(self.store, "close", None)
         if close:

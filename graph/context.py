@@ -124,6 +124,11 @@ class Context:
         metadata=_meta("Check each reply against remembered diets, allergies and rules."),
     )
     check_retries: int = field(default=2, metadata=_meta("Regenerations allowed when a reply conflicts with memory."))
+    consolidation_delay_s: float = field(
+        default=1.5,
+        metadata=_meta("CLI: seconds a thread stays quiet before its fact extraction runs in the background "
+                       "(debounced); 0 runs it in the turn."),
+    )
 
     def __post_init__(self) -> None:
         if not _on_event_loop():
@@ -145,6 +150,8 @@ class Context:
             raise ValueError("budgets must be positive")
         if self.check_retries < 0:
             raise ValueError("check_retries must be 0 or more")
+        if self.consolidation_delay_s < 0:
+            raise ValueError("consolidation_delay_s must be 0 or more")
 
     @property
     def weights(self) -> tuple[float, float, float]:

@@ -27,6 +27,14 @@ class State(TypedDict, total=False):
     system_prompt: str
     # Input flag: close the session (consolidate, no reply).
     end_session: bool
+    # Input flag for a turn: leave the background layers' part of consolidation to a later,
+    # debounced run (nodes/background.py). Reset after every turn, like ``end_session``.
+    defer_consolidation: bool
+    # Input for a consolidation-only run (the server's delayed run): the chat thread whose
+    # deferred turns to consolidate now. "" otherwise.
+    consolidate_thread: str
+    # This session's usage tally: recalled memories shown and used by the answers (nodes/usage.py).
+    memory_usage: dict[str, int]
     # Why the last input was refused ("" when it was accepted).
     error: str
     # Tool rounds (respond -> tools -> respond) so far this turn; capped in respond.

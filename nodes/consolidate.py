@@ -1,8 +1,14 @@
 """consolidate: hand the finished turn (or the whole session) to every layer's write policy.
 
-After each turn every layer's ``on_turn`` runs (cheap, no LLM). When the input
-says ``end_session``, every layer's ``on_session_end`` runs on the session
-— that is where LLM-backed summaries and extraction happen, off the hot path.
+After each turn every layer's ``on_turn`` runs (cheap, no LLM). With the input
+flag ``defer_consolidation`` the background layers' part (fact extraction) is
+left to a later, debounced run instead (nodes/background.py): the hot path keeps
+message logging, working-memory compaction and rule feedback. A run whose input
+names ``consolidate_thread`` is that later run. When the input says
+``end_session``, deferred turns are consolidated first, then every layer's
+``on_session_end`` runs on the session — that is where LLM-backed summaries and
+extraction happen, off the hot path. Each turn also records which shown memories
+the reply used (nodes/usage.py) and tallies it per session (``memory_usage``).
 Rule review uses LangGraph's ``interrupt``: the node re-runs on resume, which is
 why every layer's writes are idempotent.
 
@@ -41,6 +47,7 @@ from langgraph.types import interrupt
 
 from graph.context import Context
 from models.loader import load_chat_model
+from nodes.background import advance_mark, consolidate_pending, is_background, mark_deferred, read_mark
 from nodes.env import context_of, make_env
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer, approve_all
 from nodes.layers.message_log import MessageLogLayer
@@ -48,6 +55,8 @@ from nodes.layers.scoring import parse_time
 from nodes.ownership import register_thread
 from nodes.privacy.consent import is_memory_enabled
 from nodes.privacy.secrets import redact
+from nodes.prompt import shown_memories
+from nodes.usage import Use, countable, record_usage, tally, used_memories, uses_of
 
 
 def ask_user(proposal: dict[str, Any]) -> bool:
@@ -122,6 +131,9 @@ def make_consolidate(
     def consolidate(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
         ctx = context_of(runtime)
         thread = str(get_config().get("configurable", {}).get("thread_id", "default"))
+        if state.get("consolidate_thread"):  # a consolidation-only run: the deferred turns of that thread
+            consolidate_pending(make_env(runtime, state), layers, str(state["consolidate_thread"]))
+            return {"consolidate_thread": ""}
         ending = bool(state.get("end_session"))
         model = chat_model or (load_chat_model(ctx.chat_model, ctx.max_new_tokens) if ending else None)
         env = make_env(runtime, state, chat_model=model, approve=ask_user if ctx.review_rules else approve_all)
@@ -129,15 +141,32 @@ def make_consolidate(
         # An end_session input carries no new turn: its messages were handed on already.
         turn = [] if ending else _logged_all(_latest_turn(messages), thread, env.now)
         remember = is_memory_enabled(env.store, env.scope)
-        updates: dict[str, Any] = {}
+        updates: dict[str, Any] = {"defer_consolidation": False} if state.get("defer_consolidation") else {}
+        # Split the write policies when asked to, or while earlier deferred turns still wait:
+        # the background layers must then see this turn after those, never before.
+        mark = read_mark(env, thread) if turn and remember and log is not None else None
+        split = log is not None and (bool(state.get("defer_consolidation")) or bool(mark and mark.get("pending")))
         for layer in layers:
             if turn and (remember or not is_long_term(layer)):
+                if split and is_long_term(layer) and is_background(layer):
+                    continue
                 _merge(updates, layer.on_turn(env, turn))
+        if turn and remember:
+            uses = _track_usage(state, ctx, turn, env, updates)
+            if split:
+                mark_deferred(env, thread, turn, uses)
+                if not state.get("defer_consolidation"):
+                    consolidate_pending(env, layers, thread)  # a synchronous turn clears the backlog
+            else:
+                record_usage(env, uses)
+                if mark is not None:
+                    advance_mark(env, thread, turn[-1].time)
         if turn and not remember and log is None:
             # No log to leave this turn out of the session: move the marker past it.
             updates["session_mark"] = {**(state.get("session_mark") or {}), "id": turn[-1].id}
         if ending:
             register_thread(env, thread)  # a thread ended by its first input is still found by forget
+            consolidate_pending(env, layers, thread)  # deferred turns first (dropped with memory off)
             session = session_of(env, state, thread)
             for layer in layers:
                 if session and (remember or not is_long_term(layer)):
@@ -145,6 +174,21 @@ def make_consolidate(
             last = str(messages[-1].id) if messages else ""
             updates["session_mark"] = {"time": env.now.isoformat(), "id": last}
             updates["end_session"] = False
+            updates["memory_usage"] = {}
         return updates
 
     return consolidate
+
+
+def _track_usage(
+    state: dict[str, Any], ctx: Context, turn: Sequence[LoggedMessage], env: LayerEnv, updates: dict[str, Any]
+) -> list[Use]:
+    """Which shown memories the reply used (nodes/usage.py); tallies the session in ``updates``."""
+    replies = [m.text for m in turn if m.role == "assistant"]
+    if not replies:
+        return []
+    query = " ".join(m.text for m in turn if m.role == "user")
+    shown = countable(shown_memories(list(state.get("recalled") or []), ctx.memory_budget_tokens))
+    used = used_memories(shown, replies[-1], query)
+    updates["memory_usage"] = tally(state.get("memory_usage"), len(shown), len(used))
+    return uses_of(used, env.now)

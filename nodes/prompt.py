@@ -8,6 +8,10 @@ Layout, in this order:
    earlier turns, and today's date — within a token budget, lowest scores
    dropped first.
 
+The memory block is lean: it never says the same thing twice. A past message that
+a shown profile slot, fact or episode came from (its ``sources``) is left out, and
+so is a fact or episode whose every content word the profile already says.
+
 Every recalled text is rendered as quoted data (a JSON string inside a fenced
 <memories> block), never as an instruction, so a stored "ignore previous
 instructions" stays inert text.
@@ -24,6 +28,8 @@ from langchain_core.messages import SystemMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
 from graph.prompts import MEMORY_INSTRUCTIONS
+from nodes.layers.identifiers import VERBATIM_HEADER
+from nodes.usage import terms
 
 VOLATILE_KINDS = ("fact", "episode", "message")
 _TITLES = {
@@ -59,19 +65,65 @@ def stable_prefix(persona: str, recalled: list[dict[str, Any]]) -> str:
 
 
 def select_within_budget(recalled: list[dict[str, Any]], budget_tokens: int) -> list[dict[str, Any]]:
-    """The volatile memories that fit ``budget_tokens``, best scores kept first."""
+    """The volatile memories that fit ``budget_tokens``, best scores kept first, none saying
+    again what is already shown (see ``_fill``).
+
+    Keeping a fact or episode can make a message kept earlier redundant (it is one of
+    their sources); such messages are dropped and the budget filled again, until stable.
+    """
     candidates = sorted((r for r in recalled if r["kind"] in VOLATILE_KINDS), key=lambda r: -float(r["score"]))
-    kept, used, seen = [], 0, set()
-    for item in candidates:
-        if item["text"] in seen:
+    profile = [r for r in recalled if r["kind"] == "profile"]
+    dropped: set[int] = set()
+    while True:
+        kept = _fill(candidates, dropped, profile, budget_tokens)
+        covered = _sources(candidates[i] for i in kept if candidates[i]["kind"] != "message")
+        redundant = {i for i in kept if candidates[i]["kind"] == "message" and covered & _sources([candidates[i]])}
+        if not redundant:
+            return [candidates[i] for i in kept]
+        dropped |= redundant
+
+
+def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dict[str, Any]],
+          budget_tokens: int) -> list[int]:
+    """Indexes of the candidates kept, in score order. A candidate is left out when its text
+    was kept already, when it is a fact or episode whose every content word is in the
+    profile, or when it is a message that a profile slot or a kept fact or episode came from.
+    """
+    profile_terms = set().union(*(_terms(p["text"]) for p in profile))
+    covered = _sources(profile)
+    kept: list[int] = []
+    used, seen = 0, set()
+    for i, item in enumerate(candidates):
+        if i in dropped or item["text"] in seen:
+            continue
+        if item["kind"] == "message" and covered & _sources([item]):
+            continue
+        if item["kind"] != "message" and profile_terms and _terms(item["text"]) <= profile_terms:
             continue
         cost = count_tokens_approximately([SystemMessage(content=f"- {quote(item['text'])}")])
         if used + cost > budget_tokens:
             continue
-        kept.append(item)
+        kept.append(i)
         used += cost
         seen.add(item["text"])
+        if item["kind"] != "message":
+            covered |= _sources([item])
     return kept
+
+
+def _sources(items: Iterable[dict[str, Any]]) -> set[str]:
+    return {str(s) for item in items for s in item.get("sources") or ()}
+
+
+def _terms(text: str) -> set[str]:
+    """Content words, the verbatim-details header left out (it is wording, not content)."""
+    return terms(text.replace(VERBATIM_HEADER, ""))
+
+
+def shown_memories(recalled: list[dict[str, Any]], budget_tokens: int) -> list[dict[str, Any]]:
+    """Every recalled memory the prompt shows: rules, profile, then the budgeted volatile part."""
+    fixed = [r for r in recalled if r["kind"] in ("rule", "profile")]
+    return fixed + select_within_budget(recalled, budget_tokens)
 
 
 def volatile_part(recalled: list[dict[str, Any]], summary: str, now: datetime, budget_tokens: int) -> str:

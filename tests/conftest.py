@@ -12,6 +12,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# Consolidate in the turn, as before background consolidation: tests that read the store right
+# after a turn see what it stored. Tests of the worker set a delay in their Context.
+os.environ.setdefault("MEMORY_CONSOLIDATION_DELAY_S", "0")
 
 
 @pytest.fixture

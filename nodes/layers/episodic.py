@@ -4,12 +4,14 @@ Write policy (``on_session_end``): the session becomes one episode — a short
 summary, an importance from 1 to 10, keywords, the time of its last message, its
 thread and the ids of its messages (provenance). The summary is extractive by
 default: sentences are copied, never rewritten, so names, ids and dates stay
-verbatim. A chat model may write it instead (``use_llm``), but a tiny local model
-invents things, so its text is kept only when it is grounded in the session's
-words, and every identifier is still appended verbatim. A near-duplicate of a
-stored episode is not stored twice. Episodes expire after
-``context.episode_ttl_days``: through the store's TTL when it has one, and always
-through an ``expires_at`` that recall checks, since a store's sweeper may lag.
+verbatim; it keeps the user's words and only those assistant sentences that add a
+detail (``summary_lines``), never the assistant's filler. A chat model may write
+it instead (``use_llm``), but a tiny local model invents things, so its text is
+kept only when it is grounded in the session's words, and every identifier is
+still appended verbatim. A near-duplicate of a stored episode is not stored twice.
+Episodes expire after ``context.episode_ttl_days``: through the store's TTL when
+it has one, and always through an ``expires_at`` that recall checks, since a
+store's sweeper may lag.
 
 Read policy (``recall``): candidates from the store's vector search, rescored
 with ``combined_score`` so the presets mean the same here as in every layer.
@@ -36,6 +38,7 @@ from nodes.layers.identifiers import (
 )
 from nodes.layers.scoring import combined_score, parse_time
 from nodes.text import cosine_similarities
+from nodes.text import sentences as split_sentences
 from stores.namespaces import EPISODES
 
 SUMMARY_MAX_WORDS = 80
@@ -115,10 +118,12 @@ class EpisodicLayer(LayerBase):
         if self.use_llm and env.chat_model is not None:
             text, summarizer = model_summary(env.chat_model, EPISODE_SUMMARY_PROMPT, "\n".join(lines)), "llm"
         if not text:
-            text, summarizer = (
-                extractive_summary(lines, SUMMARY_MAX_WORDS, {"Assistant": ASSISTANT_WEIGHT}),
-                "extractive",
+            weights = {"Assistant": ASSISTANT_WEIGHT}
+            # The user's words first; the whole session only when they hold nothing worth keeping.
+            text = extractive_summary(summary_lines(session), SUMMARY_MAX_WORDS, weights) or extractive_summary(
+                lines, SUMMARY_MAX_WORDS, weights
             )
+            summarizer = "extractive"
         return Episode(
             text=ensure_verbatim(text, [m.text for m in session]),
             importance=importance(session),
@@ -163,6 +168,7 @@ class EpisodicLayer(LayerBase):
                 now=env.now,
                 weights=ctx.weights,
                 half_life_days=ctx.recency_half_life_days,
+                use_count=int(value.get("use_count", 0)),
             )
             if score < ctx.score_floor:
                 continue
@@ -178,6 +184,24 @@ class EpisodicLayer(LayerBase):
             )
         scored.sort(key=lambda r: r.score, reverse=True)
         return scored[: ctx.top_k]
+
+
+def summary_lines(session: Sequence[LoggedMessage]) -> list[str]:
+    """What an extractive episode summary picks from: the user's messages whole, and of the
+    assistant's only the sentences that carry a detail the user did not give (an id, a
+    date, an amount). Acknowledgements, offers of help and restatements are left out:
+    an episode records what happened, in the user's words.
+    """
+    said = "\n".join(m.text for m in session if m.role == "user")
+    lines: list[str] = []
+    for m in session:
+        if m.role == "user":
+            lines.append(f"User: {m.text}")
+            continue
+        news = [s for s in split_sentences(m.text) if any(i not in said for i in extract_identifiers(s))]
+        if news:
+            lines.append("Assistant: " + " ".join(news))
+    return lines
 
 
 def importance(session: Sequence[LoggedMessage]) -> int:

@@ -1,7 +1,13 @@
 """The read policy's score: relevance + recency + importance.
 
-score = w_rel * relevance + w_rec * recency + w_imp * importance / 10
+score = w_rel * relevance + w_rec * recency + w_imp * importance / 10 + USAGE_WEIGHT * usage
 recency = 0.5 ** (age_days / half_life_days)
+usage = use_count / (use_count + USAGE_HALF)   (0 unused, 0.5 at USAGE_HALF uses, towards 1)
+
+The usage term is small on purpose (at most 0.05, against weights summing to 1):
+a memory answers have drawn on (``use_count``, written by nodes/usage.py) wins a
+near tie, never over a clearly more relevant one, and an unused memory is not
+pushed out by it alone — upkeep decides about forgetting.
 
 Shared by every layer that ranks long-term memories, so the weights and presets
 in ``Context`` mean the same thing everywhere.
@@ -10,6 +16,9 @@ in ``Context`` mean the same thing everywhere.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+
+USAGE_WEIGHT = 0.05
+USAGE_HALF = 2.0
 
 
 def parse_time(value: str | datetime | None) -> datetime | None:
@@ -39,8 +48,15 @@ def combined_score(
     now: datetime,
     weights: tuple[float, float, float],
     half_life_days: float,
+    use_count: int = 0,
 ) -> float:
-    """Weighted sum of relevance, recency (half-life decay) and importance (0-10, scaled to 0-1)."""
+    """Weighted sum of relevance, recency (half-life decay), importance (0-10, scaled to 0-1) and usage."""
     w_rel, w_rec, w_imp = weights
     imp = min(max(importance, 0.0), 10.0) / 10.0
-    return w_rel * relevance + w_rec * recency(then, now, half_life_days) + w_imp * imp
+    return w_rel * relevance + w_rec * recency(then, now, half_life_days) + w_imp * imp + usage_bonus(use_count)
+
+
+def usage_bonus(use_count: int) -> float:
+    """``USAGE_WEIGHT`` times a saturating share of uses: 0 for a memory no answer used."""
+    uses = max(int(use_count or 0), 0)
+    return USAGE_WEIGHT * uses / (uses + USAGE_HALF)

@@ -130,7 +130,7 @@ def recall_facts(env: LayerEnv, query: str) -> list[Recalled]:
     items = env.store.search(env.scope.ns(FACTS), query=query or None, limit=max(ctx.top_k * 4, MIN_POOL))
     scored = [
         (combined_score(max(item.score or 0.0, 0.0), item.value["updated_at"], item.value["importance"],
-                        env.now, ctx.weights, ctx.recency_half_life_days), item.value)
+                        env.now, ctx.weights, ctx.recency_half_life_days, item.value.get("use_count", 0)), item.value)
         for item in items
     ]
     ranked = sorted((s for s in scored if s[0] >= ctx.score_floor), key=lambda s: -s[0])[: ctx.top_k]
