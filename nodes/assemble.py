@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from graph.context import Context
+from nodes import clock
 from nodes.env import context_of
 from nodes.prompt import render_system_prompt
 
@@ -19,7 +19,7 @@ def assemble(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]
         ctx.persona,
         state.get("recalled") or [],
         state.get("summary") or "",
-        datetime.now(UTC),
+        clock.now(),  # MEMORY_NOW / --now moves the prompt's date too
         ctx.memory_budget_tokens,
     )
     return {"system_prompt": prompt}

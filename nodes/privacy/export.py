@@ -13,12 +13,13 @@ import dataclasses
 import os
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from langgraph.store.base import BaseStore, Item
 from pydantic import BaseModel
 
+from nodes import clock
 from nodes.privacy.consent import is_memory_enabled
 from nodes.tools.memory_files import MemoryFiles
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, THREADS, UserScope
@@ -97,7 +98,7 @@ def export_user(store: BaseStore, scope: UserScope, data_dir: str | os.PathLike[
             files.append({"path": vpath, "bytes": len(raw), "content": raw.decode("utf-8", "replace")})
     return {
         "user_id": scope.user_id,
-        "exported_at": datetime.now(UTC).isoformat(),
+        "exported_at": clock.now().isoformat(),
         "memory_enabled": is_memory_enabled(store, scope),
         "profile": {"current": by_kind.get(PROFILE, []), "history": by_kind.get(PROFILE_HISTORY, [])},
         "facts": by_kind.get(FACTS, []),
