@@ -156,3 +156,10 @@ def test_mixed_letter_digit_codes_are_identifiers() -> None:
     found = extract_identifiers("Parcel 1Z999AA10123456784 left; build a3f9c2d1e failed. Thanks everyone!")
     assert "1Z999AA10123456784" in found and "a3f9c2d1e" in found
     assert not any(w in found for w in ("Parcel", "everyone", "Thanks"))
+
+
+def test_a_secret_is_never_lifted_out_as_an_identifier() -> None:
+    """Listed alone, "s3cr3tSauce" loses its "pwd:" cue and would pass the redactor downstream."""
+    found = extract_identifiers("token=ghp_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2 and pwd: s3cr3tSauce, order 1Z999AA10123456784")
+    assert "1Z999AA10123456784" in found
+    assert not any("s3cr3tSauce" in f or "ghp_" in f for f in found)

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from nodes.privacy.secrets import find_secrets
 from nodes.text import FUNCTION_WORDS, sentences
 
 log = logging.getLogger(__name__)
@@ -79,13 +80,16 @@ def extract_identifiers(text: str) -> list[str]:
     """Spans of ``text`` that must survive summarisation, in order of appearance.
 
     A span inside a longer one (a date inside a path, a path inside a command)
-    is dropped: keeping the longer span verbatim keeps the shorter one too.
+    is dropped: keeping the longer span verbatim keeps the shorter one too. A span
+    that touches a secret is never lifted out: alone, away from its "pwd:" cue,
+    the secret could no longer be recognised and redacted downstream.
     """
+    secrets = [(a, b) for a, b, _ in find_secrets(text)]
     spans: list[tuple[int, int]] = []
     for pattern in PATTERNS.values():
         for m in pattern.finditer(text):
             start, end = m.span(m.lastindex or 0) if pattern is PATTERNS["inline_code"] else m.span()
-            if text[start:end].strip():
+            if text[start:end].strip() and not any(start < b and a < end for a, b in secrets):
                 spans.append((start, end))
     spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
     kept: list[tuple[int, int]] = []
