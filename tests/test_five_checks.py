@@ -67,8 +67,12 @@ def _files_containing(root: Path, needle: bytes) -> list[str]:
     return [str(p) for p in root.rglob("*") if p.is_file() and needle.lower() in p.read_bytes().lower()]
 
 
-@pytest.mark.parametrize("models", [pytest.param("scripted"), pytest.param("local", marks=pytest.mark.slow)])
-def test_five_checks(tmp_path: Path, models: str) -> None:
+@pytest.mark.parametrize(
+    ("models", "backend"),
+    [("scripted", "local"), ("scripted", "postgres"), pytest.param("local", "local", marks=pytest.mark.slow)],
+    indirect=["backend"],
+)
+def test_five_checks(tmp_path: Path, models: str, backend) -> None:
     data = tmp_path / "data"
     cli = Cli(data, MODELS[models])
 
@@ -104,5 +108,5 @@ def test_five_checks(tmp_path: Path, models: str) -> None:
     # 4. After /forget, a restart shows no trace of the fact in any file of the data dir.
     cli.chat("alice", "s6", "/forget peanuts")
     cli.export("alice")  # a fresh process opens (and reconciles) everything again
-    assert _files_containing(data, b"peanut") == []
+    assert backend.files_containing(data, b"peanut") == []
     assert "vegan" in json.dumps(cli.export("alice")["profile"]["current"])  # the rest survives
