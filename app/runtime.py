@@ -29,6 +29,7 @@ from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.respond import ToolFactory
 from nodes.tools.bundle import memory_tools
 from nodes.write_gate import MemoryGate
+from stores.backend import backend_from_env
 from stores.checkpointer import open_checkpointer
 from stores.data_dir import STORE_SUBDIR, DataDirError, check_embedding_model, prepare_data_dir
 from stores.namespaces import UserScope
@@ -48,7 +49,8 @@ def store_ttl(sweep_minutes: float | None = None) -> TTLConfig:
 def open_store(
     data_dir: str, embedding_spec: str, *, sweep_minutes: float | None = None, expire_on_open: bool = True
 ) -> BaseStore:
-    """Our FAISS + SQLite store under ``<data_dir>/store``, indexing each value's "text".
+    """Our FAISS + SQLite store under ``<data_dir>/store``, indexing each value's "text";
+    with ``MEMORY_BACKEND=postgres``, the Postgres store on ``POSTGRES_URI`` (stores/postgres/).
 
     Expired items are removed, bytes included, as the store opens (``expire_on_open``);
     ``sweep_minutes`` also sweeps on a timer, for long-lived processes (the Studio server).
@@ -56,8 +58,16 @@ def open_store(
     from stores.faiss_sqlite import FaissSqliteStore
 
     root = prepare_data_dir(data_dir)
-    check_embedding_model(root, embedding_spec)
     index = {"dims": embedding_dims(embedding_spec), "embed": load_embeddings(embedding_spec), "fields": ["text"]}
+    backend = backend_from_env()
+    if backend.is_postgres:
+        from stores.postgres import open_postgres_store
+
+        pg = open_postgres_store(backend.uri or "", embedding_spec, index, store_ttl(sweep_minutes))
+        if expire_on_open:
+            pg.expire()
+        return pg
+    check_embedding_model(root, embedding_spec)
     try:
         store = FaissSqliteStore(root / STORE_SUBDIR, index=index, ttl=store_ttl(sweep_minutes))
     except sqlite3.DatabaseError as err:

@@ -19,6 +19,10 @@ nor switch off ``redact_input`` (the graph's context schema here is
 serializer is set here). Expired memories are swept when the store opens and every
 ``SWEEP_MINUTES`` after (LangGraph's own sweeper skips custom stores).
 
+With ``MEMORY_BACKEND=postgres`` and ``POSTGRES_URI`` in the server's environment both
+factories open the Postgres store and checkpointer instead (``open_store`` and
+``async_checkpointer`` choose), so several server workers can share one memory.
+
 On LangGraph Server proper, drop ``store`` and ``checkpointer`` from
 langgraph.json: the server's Postgres store and checkpointer take over, and the
 graph does not change (the layers only use the ``BaseStore`` API).
@@ -71,7 +75,7 @@ async def make_store() -> AsyncIterator[BaseStore]:
 
 @asynccontextmanager
 async def make_checkpointer() -> AsyncIterator[BaseCheckpointSaver]:
-    """The SQLite checkpointer (``checkpoints.sqlite``) in the same data dir."""
+    """The SQLite checkpointer (``checkpoints.sqlite``) in the same data dir, or the Postgres one."""
     ctx = await asyncio.to_thread(_server_context)
     root = await asyncio.to_thread(prepare_data_dir, ctx.data_dir)
     async with async_checkpointer(root, redact=ctx.redact_input) as saver:

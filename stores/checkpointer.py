@@ -10,6 +10,9 @@ pending write passes through ``RedactingSerializer`` before it is written: the
 user's input is checkpointed before any graph node runs, so redacting in a node
 is too late for the file, while the serializer sees every write on every path
 (CLI, notebooks, ``langgraph dev``). With it off the checkpoint keeps the raw thread.
+
+With ``MEMORY_BACKEND=postgres`` (stores/backend.py) both openers return LangGraph's
+Postgres savers on ``POSTGRES_URI`` instead, with the same serializer.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from stores.backend import Backend, backend_from_env
 from stores.data_dir import DataDirError
 
 CHECKPOINT_FILE = "checkpoints.sqlite"
@@ -61,8 +65,13 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def open_checkpointer(data_dir: str | Path, *, redact: bool = True) -> SqliteSaver:
+def open_checkpointer(data_dir: str | Path, *, redact: bool = True, backend: Backend | None = None) -> Any:
     """A sync saver for the CLI and notebooks; the caller closes ``saver.conn``."""
+    backend = backend or backend_from_env()
+    if backend.is_postgres:
+        from stores.postgres.checkpoint import open_postgres_checkpointer
+
+        return open_postgres_checkpointer(backend.uri or "", make_serde(redact))
     path = checkpoint_path(data_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -77,8 +86,17 @@ def open_checkpointer(data_dir: str | Path, *, redact: bool = True) -> SqliteSav
 
 
 @asynccontextmanager
-async def async_checkpointer(data_dir: str | Path, *, redact: bool = True) -> AsyncIterator[object]:
+async def async_checkpointer(
+    data_dir: str | Path, *, redact: bool = True, backend: Backend | None = None
+) -> AsyncIterator[object]:
     """The async saver ``langgraph dev`` uses (``langgraph.json`` → checkpointer.path)."""
+    backend = backend or backend_from_env()
+    if backend.is_postgres:
+        from stores.postgres.checkpoint import async_postgres_checkpointer
+
+        async with async_postgres_checkpointer(backend.uri or "", make_serde(redact)) as saver:
+            yield saver
+        return
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 

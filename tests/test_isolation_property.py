@@ -4,16 +4,20 @@ Each user writes only text carrying their own tag word. Whatever any operation
 returns to a user — recall from every layer, memory-tool output, file views,
 export, recall through the graph — must carry no other user's tag, and a thread
 is never readable under another user's id. Runs on the real FAISS + SQLite store
-and SQLite checkpointer.
+and SQLite checkpointer, and (fewer examples: each one gets a fresh database) on
+the Postgres store and checkpointer of a real server.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from datetime import UTC, datetime, timedelta
 
+import psycopg
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -40,8 +44,15 @@ def foreign(user: str, text: str) -> list[str]:
 
 
 class Isolation(RuleBasedStateMachine):
+    admin_uri: str | None = None  # set for the Postgres run: each example gets its own database
+
     @initialize()
     def open(self) -> None:
+        if self.admin_uri:
+            self.db = f"iso_{os.urandom(6).hex()}"
+            with psycopg.connect(self.admin_uri, autocommit=True) as conn:
+                conn.execute(f"CREATE DATABASE {self.db}")
+            os.environ.update(MEMORY_BACKEND="postgres", POSTGRES_URI=psycopg.conninfo.make_conninfo(self.admin_uri, dbname=self.db))
         self.dir = tempfile.mkdtemp(prefix="iso-")
         self.agents: dict[str, MemoryAgent] = {}
         first = None
@@ -51,12 +62,17 @@ class Isolation(RuleBasedStateMachine):
             first = first or agent
             self.agents[user] = agent
         self.layers = default_layers()
+        assert type(first.store).__name__ == ("HybridPostgresStore" if self.admin_uri else "FaissSqliteStore")
         self.clock = datetime(2026, 1, 1, tzinfo=UTC)
 
     def teardown(self) -> None:
         if hasattr(self, "agents"):
             next(iter(self.agents.values())).close()
             shutil.rmtree(self.dir, ignore_errors=True)
+        if self.admin_uri and hasattr(self, "db"):
+            os.environ.update(MEMORY_BACKEND="local")
+            with psycopg.connect(self.admin_uri, autocommit=True) as conn:
+                conn.execute(f"DROP DATABASE IF EXISTS {self.db} WITH (FORCE)")
 
     def check(self, user: str, output: object) -> None:
         text = output if isinstance(output, str) else json.dumps(output, default=str)
@@ -138,3 +154,20 @@ Isolation.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 TestIsolation = Isolation.TestCase
+
+
+class PostgresIsolation(Isolation):
+    """The same machine on the Postgres backend."""
+
+
+PostgresIsolation.TestCase.settings = settings(
+    max_examples=8, stateful_step_count=25, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+TestIsolationPostgres = PostgresIsolation.TestCase
+
+
+@pytest.fixture(autouse=True)
+def _postgres_server(request: pytest.FixtureRequest) -> None:
+    if request.cls is TestIsolationPostgres:
+        PostgresIsolation.admin_uri = request.getfixturevalue("pg_admin")

@@ -188,6 +188,9 @@ def scrub(
                 conn.execute("VACUUM")
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         done.append("checkpoints")
+    elif callable(getattr(checkpointer, "scrub", None)):  # a server-backed saver (stores/postgres/checkpoint.py)
+        checkpointer.scrub()  # type: ignore[union-attr]
+        done.append("checkpoints")
     return done
 
 
