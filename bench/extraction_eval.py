@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bench.scores import Counts
 from nodes.extract.base import FactExtractor
 from nodes.extract.grounding import ground
 from nodes.extract.pattern_extractor import PatternFactExtractor
@@ -59,25 +60,13 @@ class Case:
 
 
 @dataclass
-class Scores:
+class Scores(Counts):
     """Message-level counts, with per-category and per-trap breakdowns."""
 
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
     tn: int = 0
-    errors: list[str] = field(default_factory=list)
     recall_by_category: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     precision_by_category: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     stored_by_trap: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
 
     def stored_from(self, traps: Sequence[str] = NEVER_STORED) -> int:
         """Messages of these trap kinds from which something was stored."""

@@ -10,31 +10,20 @@ figures are the honest ones.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from bench.scores import Counts
 from nodes.intents import parse_intent
 
 DEFAULT_SET = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "intents_labelled.tsv"
 
 
 @dataclass
-class Scores:
-    """Counts for one split; ``errors`` names each miss and false match."""
+class Scores(Counts):
+    """Counts for one split, with how many sentences it has."""
 
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
     total: int = 0
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
 
 
 def load(path: Path = DEFAULT_SET) -> list[tuple[str, str, str]]:

@@ -12,26 +12,21 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from bench.scores import Counts
 from nodes.privacy.secrets import find_secrets
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "secrets_corpus.jsonl"
 
 
 @dataclass
-class Scores:
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
+class Scores(Counts):
+    """Span counts; recall counts labelled secrets found (``tp_labels``), not spans."""
+
     tp_labels: int = 0
     kind_agree: int = 0
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
 
     @property
     def recall(self) -> float:
