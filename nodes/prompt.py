@@ -33,7 +33,7 @@ from langchain_core.messages.utils import count_tokens_approximately
 
 from graph.prompts import MEMORY_INSTRUCTIONS
 from nodes.layers.identifiers import VERBATIM_HEADER
-from nodes.usage import MESSAGE_HEAD, terms
+from nodes.usage import terms
 
 VOLATILE_KINDS = ("fact", "episode", "message")
 _TITLES = {
@@ -133,14 +133,6 @@ def _cited_by(item: dict[str, Any], others: Iterable[dict[str, Any]]) -> bool:
     return item["kind"] == "episode" and bool(own) and any(
         o["kind"] != "message" and own < _sources([o]) for o in others)
 
-
-def repeats_question(memory: str, query: str) -> bool:
-    """Whether a recalled past message is a question ``query`` asks again: every content word
-    of it is in ``query``. An earlier "Where do I live?" holds no answer to "Where do I live?".
-    """
-    body = MESSAGE_HEAD.sub("", memory).strip()
-    own = _terms(body)
-    return body.endswith("?") and bool(own) and own <= _terms(query)
 
 
 def _sources(items: Iterable[dict[str, Any]]) -> set[str]:

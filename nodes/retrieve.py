@@ -22,7 +22,6 @@ from nodes.layers.base import MemoryLayer
 from nodes.ownership import claim_thread
 from nodes.privacy.consent import is_memory_enabled
 from nodes.privacy.scrub import redact_message, removed_notice
-from nodes.prompt import repeats_question
 
 
 def latest_human(state: dict[str, Any]) -> HumanMessage | None:
@@ -69,9 +68,8 @@ def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]
             item.as_dict()
             for layer in layers
             for item in layer.recall(env, human.text)
-            # a past message already in the working memory, or a past question asked again, would only repeat itself
-            if not (item.kind == "message"
-                    and (set(item.sources) <= in_thread or repeats_question(item.text, human.text)))
+            # a past message already in the working memory would only repeat itself
+            if not (item.kind == "message" and set(item.sources) <= in_thread)
         ]
         return updates
 

@@ -31,7 +31,7 @@ from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE
 
 USAGE_KINDS = ("profile", "fact", "episode", "message")
 _NAMESPACE = {"profile": PROFILE, "fact": FACTS, "episode": EPISODES, "message": MESSAGES}
-MESSAGE_HEAD = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")  # "[3 May 2024] Caroline: " on recalled messages
+_MESSAGE_HEAD = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")  # "[3 May 2024] Caroline: " on recalled messages
 MIN_SHARED_WORDS = 2
 
 Use = tuple[str, str, str]  # (kind, key, iso time of the turn that used it)
@@ -44,7 +44,7 @@ def terms(text: str) -> set[str]:
 
 def is_used(memory: str, reply: str, query: str = "") -> bool:
     """Whether ``reply`` carries ``memory``'s distinctive words (see the module docstring)."""
-    own = terms(MESSAGE_HEAD.sub("", memory))
+    own = terms(_MESSAGE_HEAD.sub("", memory))
     distinctive = own - terms(query) or own
     if not distinctive:
         return False

@@ -1,4 +1,4 @@
-"""One upkeep pass for one user: the five steps in order, each reported with counts.
+"""One upkeep pass for one user: the six steps in order, each reported with counts.
 
 Order matters: merging first means later steps see one copy of each memory;
 roll-ups are written before forgetting and expiry, so an episode is summed up
