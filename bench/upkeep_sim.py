@@ -14,7 +14,7 @@ graph (scripted chat model, ``--now`` clock) and the system prompt is read:
 The upkeep arm runs one pass every 7 simulated days; a review question in the
 prompt is answered truthfully on the next turn.
 
-    python -m bench.upkeep_sim [--sessions 200] [--seed 7] [--embedding hash:384]
+    python -m bench.upkeep_sim [--sessions 200] [--seed 7] [--embedding hash:384] [--episode-ttl-days 180]
 """
 
 from __future__ import annotations
@@ -49,10 +49,13 @@ TICK = 7
 ASK_EVERY = 28
 
 
-def run_arm(root: Path, all_sessions: list, upkeep: bool, embedding: str) -> dict[str, Any]:
-    """Play the six months into ``root``; returns per-checkpoint figures and upkeep timings."""
+def run_arm(root: Path, all_sessions: list, upkeep: bool, embedding: str, ttl_days: float) -> dict[str, Any]:
+    """Play the six months into ``root``; returns per-checkpoint figures and upkeep timings.
+
+    Both arms read with the same context (read policy, budget, TTL); only the upkeep passes differ.
+    """
     ctx = Context(user_id="sim", data_dir=str(root), chat_model="scripted", embedding_model=embedding,
-                  episode_ttl_days=60.0, review_rules=False, check_answers=False)
+                  episode_ttl_days=ttl_days, review_rules=False, check_answers=False)
     checkpoints: list[dict[str, Any]] = []
     pass_seconds: list[float] = []
     pending = list(all_sessions)
@@ -153,16 +156,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sessions", type=int, default=200)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--embedding", default="hash:384", help="'hash:384' (default) or 'local' (MiniLM)")
+    p.add_argument("--episode-ttl-days", type=float, default=Context.episode_ttl_days,
+                   help="episode TTL for both arms (default: the shipped default)")
     args = p.parse_args(argv)
     planted = sessions(args.seed, args.sessions)
     arms = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, on in (("without upkeep", False), ("with upkeep", True)):
-            arms[name] = run_arm(Path(tmp) / name.replace(" ", "-"), planted, on, args.embedding)
+            arms[name] = run_arm(Path(tmp) / name.replace(" ", "-"), planted, on, args.embedding,
+                                 args.episode_ttl_days)
     text = report(arms, Context(user_id="sim").memory_budget_tokens)
     print(text)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(f"# Upkeep simulation (seed {args.seed}, {args.sessions} sessions, {args.embedding})\n\n"
+    RESULTS.write_text(f"# Upkeep simulation (seed {args.seed}, {args.sessions} sessions, {args.embedding}, "
+                       f"episode TTL {args.episode_ttl_days:g} days)\n\n"
                        + text + "\n")
     return 0
 

@@ -104,6 +104,10 @@ class Context:
         default=14.0,
         metadata=_meta("Upkeep: episodes older than this are rolled up into weekly, then monthly summaries."),
     )
+    upkeep_forget_days: float = field(
+        default=30.0,
+        metadata=_meta("Upkeep: an unused episode older than this that adds nothing to its roll-up is forgotten."),
+    )
     upkeep_reflect_importance: float = field(
         default=60.0,
         metadata=_meta("Upkeep: summed importance of new memories that triggers reflection."),

@@ -9,8 +9,12 @@ Layout, in this order:
    dropped first.
 
 The memory block is lean: it never says the same thing twice. A past message that
-a shown profile slot, fact or episode came from (its ``sources``) is left out, and
-so is a fact or episode whose every content word the profile already says.
+a shown profile slot, fact or episode came from (its ``sources``) is left out; so
+is an episode whose every source a larger shown memory cites (a week's roll-up
+shown, its sessions are not), a fact or episode whose every content word the
+profile already says, and an episode whose every content word the profile and the
+facts shown say. A past question the current message repeats is not recalled at
+all (``repeats_question``, applied by retrieve): it holds no answer.
 
 Every recalled text is rendered as quoted data (a JSON string inside a fenced
 <memories> block), never as an instruction, so a stored "ignore previous
@@ -69,7 +73,8 @@ def select_within_budget(recalled: list[dict[str, Any]], budget_tokens: int) -> 
     again what is already shown (see ``_fill``).
 
     Keeping a fact or episode can make a message kept earlier redundant (it is one of
-    their sources); such messages are dropped and the budget filled again, until stable.
+    their sources), and keeping a roll-up an episode it cites; such items are dropped
+    and the budget filled again, until stable.
     """
     candidates = sorted((r for r in recalled if r["kind"] in VOLATILE_KINDS), key=lambda r: -float(r["score"]))
     profile = [r for r in recalled if r["kind"] == "profile"]
@@ -78,6 +83,7 @@ def select_within_budget(recalled: list[dict[str, Any]], budget_tokens: int) -> 
         kept = _fill(candidates, dropped, profile, budget_tokens)
         covered = _sources(candidates[i] for i in kept if candidates[i]["kind"] != "message")
         redundant = {i for i in kept if candidates[i]["kind"] == "message" and covered & _sources([candidates[i]])}
+        redundant |= {i for i in kept if _cited_by(candidates[i], [candidates[j] for j in kept if j != i])}
         if not redundant:
             return [candidates[i] for i in kept]
         dropped |= redundant
@@ -87,9 +93,12 @@ def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dic
           budget_tokens: int) -> list[int]:
     """Indexes of the candidates kept, in score order. A candidate is left out when its text
     was kept already, when it is a fact or episode whose every content word is in the
-    profile, or when it is a message that a profile slot or a kept fact or episode came from.
+    profile, an episode whose every content word is in the profile and the kept facts, an
+    episode a kept memory cites, or a message that a profile slot or a kept fact or episode
+    came from.
     """
     profile_terms = set().union(*(_terms(p["text"]) for p in profile))
+    said = set(profile_terms)  # what the profile and the facts kept so far say
     covered = _sources(profile)
     kept: list[int] = []
     used, seen = 0, set()
@@ -100,6 +109,9 @@ def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dic
             continue
         if item["kind"] != "message" and profile_terms and _terms(item["text"]) <= profile_terms:
             continue
+        if item["kind"] == "episode" and (_terms(item["text"]) <= said
+                                          or _cited_by(item, [candidates[j] for j in kept])):
+            continue
         cost = count_tokens_approximately([SystemMessage(content=f"- {quote(item['text'])}")])
         if used + cost > budget_tokens:
             continue
@@ -108,7 +120,19 @@ def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dic
         seen.add(item["text"])
         if item["kind"] != "message":
             covered |= _sources([item])
+        if item["kind"] == "fact":
+            said |= _terms(item["text"])
     return kept
+
+
+def _cited_by(item: dict[str, Any], others: Iterable[dict[str, Any]]) -> bool:
+    """Whether ``item`` is an episode another shown memory sums up: one whose sources are a
+    strict superset of its own (a roll-up cites every message of the sessions it sums up).
+    """
+    own = _sources([item])
+    return item["kind"] == "episode" and bool(own) and any(
+        o["kind"] != "message" and own < _sources([o]) for o in others)
+
 
 
 def _sources(items: Iterable[dict[str, Any]]) -> set[str]:

@@ -66,6 +66,23 @@ def memory_lines(prompt: str) -> dict[str, list[str]]:
     return {kind: [json.loads(line[2:]) for line in body.splitlines()] for kind, body in blocks}
 
 
+def test_an_episode_a_shown_rollup_cites_is_left_out_whichever_scored_higher() -> None:
+    week = item("episode", "Week 2025-W02:\nUser: I adopted a kitten called Miso.\nUser: I moved.", 0.5,
+                ("a1", "a2", "b1", "b2"), "week-2025-W02")
+    member = item("episode", "User: I adopted a kitten called Miso.", 0.6, ("a1", "a2"), "ep-a")
+    other = item("episode", "User: I ran in Lisbon.", 0.4, ("c1",), "ep-c")
+    assert texts(select_within_budget([member, week, other], 800)) == [week["text"], other["text"]]
+    assert texts(select_within_budget([week, member], 800)) == [week["text"]]
+
+
+def test_an_episode_the_profile_and_shown_facts_already_say_is_left_out() -> None:
+    fact = item("fact", "The user's partner is Alex.", 0.9, ("m2",), "f1")
+    restated = item("episode", "User: I'm vegan. My partner is Alex.", 0.8, ("m3",), "e1")
+    news = item("episode", "User: My partner Alex got a new job.", 0.7, ("m4",), "e2")
+    kept = texts(select_within_budget([PROFILE, fact, restated, news], 800))
+    assert kept == [fact["text"], news["text"]]
+
+
 def test_no_line_of_a_real_prompt_repeats_what_is_shown(ctx: Context) -> None:
     with MemoryAgent(replace(ctx, consolidation_delay_s=0)) as agent:
         agent.say("I'm vegan.", "t0")

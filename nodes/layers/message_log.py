@@ -19,6 +19,7 @@ its ``sources`` is exactly its own id: neighbours shape the ranking, never the r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
@@ -27,12 +28,15 @@ from typing import Any
 from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
 
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
+from nodes.layers.identifiers import content_words
 from nodes.layers.message_query import TEMPORAL, QueryInfo, analyse, stem, words
 from nodes.layers.scoring import parse_time
 from nodes.privacy.secrets import redact
 from stores.namespaces import MESSAGES
 
 INDEXED_FIELD = "search_text"
+ECHO_HEADROOM = 2  # candidates searched per result, so passed-over repeats leave no gap
+_HEAD = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")  # "[3 May 2024] user: " on a recalled message
 _PAGE = 500
 
 
@@ -52,6 +56,16 @@ def search_text(
     head = f"{_speaker(value)}{when}: {value['text']}"
     around = [f"{_speaker(v)}: {v['text']}" for v in (prev, nxt) if v is not None]
     return "\n".join([head, *around])
+
+
+def repeats_question(message: str, query: str) -> bool:
+    """Whether a recalled past message is a question ``query`` asks again: every content word of
+    it is in ``query``. An earlier "Where do I live?" holds no answer to "Where do I live?", and a
+    user who asks the same thing every week would otherwise fill the block with their own questions.
+    """
+    body = _HEAD.sub("", message).strip()
+    own = {stem(w) for w in content_words(body)}
+    return body.endswith("?") and bool(own) and own <= {stem(w) for w in content_words(query)}
 
 
 @lru_cache(maxsize=16384)
@@ -220,9 +234,13 @@ class MessageLogLayer(LayerBase):
     # -- read policy --------------------------------------------------------
 
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
-        """The top-k messages scoring at least the context's ``score_floor``."""
+        """The top-k messages scoring at least the context's ``score_floor``; past questions
+        that ``query`` asks again are passed over (``repeats_question``) and others take their place.
+        """
         floor = float(getattr(env.context, "score_floor", 0.0))
-        return [r for r in self.search(env, query, env.context.top_k) if r.score >= floor]
+        k = env.context.top_k
+        found = self.search(env, query, k * ECHO_HEADROOM)
+        return [r for r in found if r.score >= floor and not repeats_question(r.text, query)][:k]
 
     def search(self, env: LayerEnv, query: str, k: int) -> list[Recalled]:
         """The ``k`` best single messages for ``query``, best first."""

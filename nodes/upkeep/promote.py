@@ -5,7 +5,8 @@ ignores one-off observations ("I ordered the vegetarian lasagna"). Seen in
 ``upkeep_promote_min`` separate sessions, an observation becomes a fact ("The
 user is vegetarian."), written through the semantic layer's grounded write path
 (``write_facts``: grounding, secret screen, dedup, the gate) with the evidence
-messages as its sources. Promotion only fills gaps: a profile slot the user
+messages as its sources. Questions and requests are no evidence
+(nodes/upkeep/chatter.py). Promotion only fills gaps: a profile slot the user
 filled themselves is never overwritten by an inference.
 """
 
@@ -20,6 +21,7 @@ from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.scoring import parse_time
 from nodes.layers.semantic import write_facts
 from nodes.text import statements
+from nodes.upkeep.chatter import is_request
 from nodes.upkeep.items import all_items, pause
 from nodes.upkeep.report import StepReport
 from stores.namespaces import FACTS, MESSAGES, PROFILE, PROFILE_HISTORY
@@ -60,7 +62,7 @@ def promote_step(env: LayerEnv, *, dry_run: bool) -> StepReport:
         if value.get("role") != "user":
             continue
         for sentence in statements(value["text"]):
-            if _NEGATED.search(sentence):
+            if _NEGATED.search(sentence) or is_request(sentence):  # "Where did I go hiking?" is not a hike
                 continue
             for obs in OBSERVATIONS:
                 match = obs.pattern.search(sentence)

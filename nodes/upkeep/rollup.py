@@ -3,6 +3,9 @@
 Episodes older than ``upkeep_rollup_days`` are grouped by ISO week into one
 extractive summary per week (sentences copied, never rewritten, so names and
 dates stay verbatim); weeks are grouped by the month they start in. A roll-up
+carries what the user told, each line once: questions and requests to the
+assistant are left out (nodes/upkeep/chatter.py), and a week of small talk only
+gets no roll-up. A roll-up
 is stored in the episodes namespace, so episodic recall finds it like any
 episode, under a deterministic key (``week-2025-W07``, ``month-2025-02``): a
 rerun rewrites nothing, and a killed pass never leaves two. It cites what it
@@ -23,6 +26,7 @@ from langgraph.store.base import Item
 from nodes.layers.base import LayerEnv
 from nodes.layers.identifiers import extractive_summary
 from nodes.layers.scoring import parse_time
+from nodes.upkeep.chatter import told_lines
 from nodes.upkeep.items import all_items, pause, union
 from nodes.upkeep.report import StepReport
 from stores.namespaces import EPISODES
@@ -69,10 +73,13 @@ def _rollup(env: LayerEnv, level: str, key: str, members: list[Item], old: dict[
     if old is not None and set(cites) <= set(old.get("cites", ())):
         return None
     members = sorted(members, key=lambda i: (str(i.value.get("time")), i.key))
-    lines = [line for i in members for line in str(i.value["text"]).splitlines() if line.strip()]
+    texts = [str(i.value["text"]) for i in members]
     if old is not None:  # a late episode joins a week whose first members may have expired since
-        lines = str(old["text"]).splitlines()[1:] + lines
+        texts.insert(0, "\n".join(str(old["text"]).splitlines()[1:]))
         cites = sorted(set(cites) | set(old.get("cites", ())))
+    lines = told_once(texts, titled=level == "month")
+    if not lines and old is None:
+        return None  # small talk only: nothing to carry forward (forget.py lets such episodes go)
     start, end = _period(level, key)
     title = f"Week {key[5:]} ({start:%d %b}–{end - timedelta(days=1):%d %b %Y})" if level == "week" \
         else f"{start:%B %Y}"
@@ -96,6 +103,22 @@ def _rollup(env: LayerEnv, level: str, key: str, members: list[Item], old: dict[
     if level == "week":
         value["expires_at"] = (end + timedelta(days=float(env.context.episode_ttl_days))).isoformat()
     return value
+
+
+def told_once(texts: list[str], titled: bool = False) -> list[str]:
+    """The lines of ``texts`` that tell something, each said once (first time kept).
+
+    Questions and requests are left out (nodes/upkeep/chatter.py); with ``titled``
+    each text starts with a week's title, kept only when a line of its week is.
+    """
+    seen: set[str] = set()
+    out: list[str] = []
+    for text in texts:
+        head, body = (text.split("\n", 1) + [""])[:2] if titled else ("", text)
+        fresh = [line for line in told_lines(body) if line.lower() not in seen]
+        seen.update(line.lower() for line in fresh)
+        out += ([head] if head and fresh else []) + fresh
+    return out
 
 
 def _write(env: LayerEnv, key: str, value: dict[str, Any], dry_run: bool) -> None:

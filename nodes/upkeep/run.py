@@ -1,7 +1,8 @@
-"""One upkeep pass for one user: the five steps in order, each reported with counts.
+"""One upkeep pass for one user: the six steps in order, each reported with counts.
 
 Order matters: merging first means later steps see one copy of each memory;
-roll-ups are written before expiry, so an episode is summed up before it goes.
+roll-ups are written before forgetting and expiry, so an episode is summed up
+before it goes; forgetting comes before expiry, whose scrub removes the bytes of both.
 Each step is safe to interrupt (see the steps' docstrings), so the pass is too.
 """
 
@@ -15,6 +16,7 @@ from langchain_core.language_models import BaseChatModel
 
 from nodes.layers.base import LayerEnv
 from nodes.upkeep.expire import expire_step
+from nodes.upkeep.forget import forget_step
 from nodes.upkeep.items import pause, write_state
 from nodes.upkeep.merge import merge_step
 from nodes.upkeep.promote import promote_step
@@ -27,6 +29,7 @@ STEPS: tuple[tuple[str, Step], ...] = (
     ("merge", merge_step),
     ("promote", promote_step),
     ("roll-up", rollup_step),
+    ("forget", forget_step),
     ("expire", expire_step),
 )
 

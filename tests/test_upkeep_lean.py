@@ -1,0 +1,85 @@
+"""Upkeep keeps recall lean: roll-ups carry what the user told, once; episodes that add nothing
+are forgotten; questions are no evidence of a habit; a question asked again is not recalled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.runtime import MemoryAgent
+from nodes.layers.message_log import MessageLogLayer, repeats_question
+from nodes.upkeep.forget import forget_step
+from nodes.upkeep.promote import promote_step
+from nodes.upkeep.rollup import rollup_step
+from nodes.usage import record_usage
+from stores.namespaces import EPISODES, FACTS
+from tests.upkeep_helpers import context, env_at, plant, session, values
+
+
+@pytest.fixture
+def agent(tmp_path: Path):
+    with MemoryAgent(context(tmp_path, episode_ttl_days=180.0)) as a:
+        yield a
+
+
+def _episodes(agent: MemoryAgent) -> dict[str, dict]:
+    return {v["thread"]: v for v in values(agent, EPISODES) if not v.get("level")}
+
+
+def test_a_rollup_carries_statements_once_and_leaves_out_questions_and_requests(agent: MemoryAgent) -> None:
+    plant(agent, session("s1", 0, "My partner is Sam.", "How do I boil an egg?"),
+          session("s2", 1, "My partner is Sam.", "Tell me a joke."),
+          session("s3", 2, "I adopted a kitten called Miso."),
+          session("s4", 8, "What's a good podcast?", "Give me a word for happy."))
+    rollup_step(env_at(agent, 60), dry_run=False)
+    rollups = {v["period"]: v for v in values(agent, EPISODES) if v.get("level")}
+    week = rollups["2025-W02"]["text"]
+    assert week.count("My partner is Sam.") == 1 and "Miso" in week
+    assert "egg" not in week and "joke" not in week
+    assert "2025-W03" not in rollups  # a week of small talk only has nothing to carry
+    assert "Week 2025-W03" not in rollups["2025-01"]["text"]
+
+
+def test_forget_drops_unused_episodes_a_rollup_carries_and_keeps_the_rest(agent: MemoryAgent) -> None:
+    plant(agent, session("restated", 0, "My partner is Sam.", "How do I boil an egg?"),
+          session("used", 1, "My partner is Sam.", "Tell me a joke."),
+          session("chatter", 2, "What's a good podcast?"),
+          session("recent", 50, "My partner is Sam.", "What day is it?"))
+    rollup_step(env_at(agent, 60), dry_run=False)
+    used = _episodes(agent)["used"]
+    key = next(i.key for i in agent.env().store.search(agent.env().scope.ns(EPISODES), limit=50)
+               if i.value is not None and i.value.get("thread") == "used")
+    assert record_usage(env_at(agent, 20), [("episode", key, "2025-01-26T10:00:00+00:00")]) == 1
+    assert used["text"]
+    report = forget_step(env_at(agent, 60), dry_run=False)
+    assert report.counts == {"episodes forgotten": 2}
+    assert set(_episodes(agent)) == {"used", "recent"}  # used once; too recent (30 days)
+    assert [v for v in values(agent, EPISODES) if v.get("level")]  # the roll-ups stay
+    assert forget_step(env_at(agent, 60), dry_run=False).changed == 0
+
+
+def test_forget_keeps_an_episode_with_a_line_no_rollup_carries(agent: MemoryAgent) -> None:
+    plant(agent, session("s1", 0, "I ran the Lisbon half marathon."))
+    assert forget_step(env_at(agent, 60), dry_run=False).changed == 0  # not rolled up yet: nothing carries it
+    assert set(_episodes(agent)) == {"s1"}
+
+
+def test_questions_are_no_evidence_for_promotion(agent: MemoryAgent) -> None:
+    plant(*[agent] + [session(f"q{n}", n, "Where did I go hiking?") for n in range(4)])  # type: ignore[arg-type]
+    promote_step(env_at(agent, 10), dry_run=False)
+    assert not any("hiking" in v["text"] for v in values(agent, FACTS))
+    plant(*[agent] + [session(f"h{n}", 20 + n, "I went hiking in the hills.") for n in range(3)])  # type: ignore[arg-type]
+    promote_step(env_at(agent, 30), dry_run=False)
+    assert any("hiking" in v["text"] for v in values(agent, FACTS))
+
+
+def test_a_question_asked_again_is_not_recalled_and_another_message_takes_its_place(agent: MemoryAgent) -> None:
+    assert repeats_question("[3 May 2025] user: Where do I live?", "Where do I live?")
+    assert not repeats_question("[3 May 2025] user: I live in Berlin.", "Where do I live?")
+    assert not repeats_question("[3 May 2025] user: Where did I live in May?", "Where do I live?")
+    plant(agent, session("s1", 0, "I live in Berlin."), *[session(f"q{n}", n + 1, "Where do I live?")
+                                                        for n in range(6)])
+    texts = [r.text for r in MessageLogLayer().recall(env_at(agent, 10), "Where do I live?")]
+    assert any("I live in Berlin." in t for t in texts)
+    assert not any(t.endswith("Where do I live?") for t in texts)
