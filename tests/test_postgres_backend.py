@@ -125,7 +125,9 @@ def test_expire_removes_expired_episodes_from_the_database(tmp_path: Path, pg_da
     with psycopg.connect(pg_database.uri) as conn:
         (key,) = conn.execute("SELECT key FROM store WHERE prefix = 'users.alice.episodes'").fetchone()
     assert pg_database.files_containing(data, key.encode()) != []  # in the database until swept
-    assert cli.run("expire").startswith("1 expired item(s) removed")
+    said = cli.run("expire")
+    assert said.startswith("1 expired item(s) removed from Postgres at ") and pg_database.dbname in said, said
+    assert str(data) not in said  # nothing was removed from the data dir
     assert pg_database.files_containing(data, key.encode()) == []
     assert cli.export("alice")["episodes"] == []
     assert cli.export("alice")["messages"]["total"] == 2
