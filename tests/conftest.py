@@ -161,13 +161,18 @@ def pg_database(pg_admin: str, _pg_test_db: str) -> Iterator[BackendUnderTest]:
     yield BackendUnderTest("postgres", make_conninfo(pg_admin, dbname=_pg_test_db), pg_admin, _pg_test_db)
 
 
-@pytest.fixture(params=["local", "postgres"])
-def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> BackendUnderTest:
-    """The backend a test runs on; its env is set for this process and the CLIs it starts."""
-    chosen = request.getfixturevalue("pg_database") if request.param == "postgres" else BackendUnderTest("local")
+def use_backend(kind: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> BackendUnderTest:
+    """Point this test (and the CLIs it starts) at backend ``kind``; for fixtures with params of their own."""
+    chosen = request.getfixturevalue("pg_database") if kind == "postgres" else BackendUnderTest("local")
     for name, value in chosen.env.items():
         monkeypatch.setenv(name, value)
     return chosen
+
+
+@pytest.fixture(params=["local", "postgres"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> BackendUnderTest:
+    """The backend a test runs on; its env is set for this process and the CLIs it starts."""
+    return use_backend(request.param, request, monkeypatch)
 
 
 StoreOn = Callable[..., BaseStore]  # what ``backend_store`` gives: open_one(dims=384)
@@ -187,6 +192,7 @@ def backend_store(backend: BackendUnderTest, tmp_path: Path) -> Iterator[StoreOn
     def open_one(dims: int = 384) -> BaseStore:
         if dims not in opened:
             opened[dims] = open_store(str(tmp_path / "data"), f"hash:{dims}")
+            assert type(opened[dims]).__name__ == {"local": "FaissSqliteStore", "postgres": "HybridPostgresStore"}[backend.kind]
         return opened[dims]
 
     yield open_one
