@@ -194,3 +194,13 @@ def test_extractive_summary_prefers_what_the_user_said() -> None:
     ]
     assert extractive_summary(lines, 14) == lines[1]
     assert extractive_summary(lines, 14, {"Assistant": 0.5}) == lines[0]
+
+
+def test_keywords_never_keep_a_secret_the_summary_redacts() -> None:
+    """Keywords are lowercased words: a secret among them would pass the gate's redaction
+    (found by the case-insensitive byte search of tests/test_write_gate.py)."""
+    from nodes.layers.episodic import keywords
+
+    said = [msg(0, "user", "I decided the router password is hunter2-Blue from today.")]
+    assert "router" in keywords(said)
+    assert not any("hunter2" in k for k in keywords(said))
