@@ -130,7 +130,7 @@ def _pg_test_db(pg_admin: str) -> Iterator[str]:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def _empty_database(admin_uri: str, dbname: str) -> None:
+def empty_database(admin_uri: str, dbname: str) -> None:
     """As good as a fresh database, in tens of ms (CREATE + DROP DATABASE cost ~0.3 s a test).
 
     Leftover sessions are ended, every table is truncated (new files; the old ones are cut to
@@ -157,7 +157,7 @@ def pg_database(pg_admin: str, _pg_test_db: str) -> Iterator[BackendUnderTest]:
     """An empty database on the test server for one test (the session's one, emptied)."""
     from psycopg.conninfo import make_conninfo
 
-    _empty_database(pg_admin, _pg_test_db)
+    empty_database(pg_admin, _pg_test_db)
     yield BackendUnderTest("postgres", make_conninfo(pg_admin, dbname=_pg_test_db), pg_admin, _pg_test_db)
 
 

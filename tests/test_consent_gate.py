@@ -34,7 +34,7 @@ from nodes.tools.memory_file_tool import memory_file_tool
 from nodes.tools.memory_tools import make_memory_tools
 from nodes.write_gate import MemoryOff
 from stores.namespaces import SETTINGS, THREADS, UserScope
-from tests.conftest import BackendUnderTest, _empty_database, use_backend
+from tests.conftest import BackendUnderTest, empty_database, use_backend
 
 ROOT = Path(__file__).resolve().parents[1]
 OFF_MESSAGE = "long-term memory is off for this user; nothing was saved"
@@ -77,7 +77,7 @@ class MemoryOffLeavesNoTrace(RuleBasedStateMachine):
     @initialize()
     def open(self) -> None:
         if self.database:
-            _empty_database(*self.database)
+            empty_database(*self.database)
         self.dir = tempfile.mkdtemp(prefix="consent-")
         ctx = Context(user_id=OFF_USER, data_dir=self.dir, chat_model="scripted", embedding_model="hash:64",
                       review_rules=False)
