@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from app.runtime import MemoryAgent
 from graph.context import Context
@@ -143,8 +144,21 @@ def expire(args: argparse.Namespace) -> int:
         removed = store.expire()  # type: ignore[attr-defined]
     finally:
         getattr(store, "close", lambda: None)()
-    print(f"{removed} expired item(s) removed from {root / 'store'}, bytes included")
+    print(_expired_message(removed, root))
     return 0
+
+
+def _expired_message(removed: int, root: Path) -> str:
+    """What ``expire`` did, on the backend in use: the store's files, or the server's tables (no password)."""
+    from stores.backend import backend_from_env
+
+    backend = backend_from_env()
+    if not backend.is_postgres:
+        return f"{removed} expired item(s) removed from {root / 'store'}, bytes included"
+    from stores.postgres.connect import where
+
+    done = ", bytes included (store tables rewritten with VACUUM FULL)" if removed else ""
+    return f"{removed} expired item(s) removed from Postgres at {where(backend.uri or '')}{done}"
 
 
 @command("upkeep")

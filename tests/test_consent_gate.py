@@ -3,7 +3,8 @@
 The CLI test runs ``python -m app.cli`` in subprocesses on one data dir; the
 property test drives random operations for a user whose memory is off and
 compares a dump of that user's long-term namespaces, dates included, before and
-after: nothing may be added, changed or even rewritten.
+after: nothing may be added, changed or even rewritten. The property and the
+forget test also run on the Postgres backend (the property with fewer examples).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -32,6 +34,7 @@ from nodes.tools.memory_file_tool import memory_file_tool
 from nodes.tools.memory_tools import make_memory_tools
 from nodes.write_gate import MemoryOff
 from stores.namespaces import SETTINGS, THREADS, UserScope
+from tests.conftest import BackendUnderTest, empty_database, use_backend
 
 ROOT = Path(__file__).resolve().parents[1]
 OFF_MESSAGE = "long-term memory is off for this user; nothing was saved"
@@ -69,12 +72,17 @@ NUMS = st.integers(min_value=0, max_value=5)
 class MemoryOffLeavesNoTrace(RuleBasedStateMachine):
     """Every write path, run for a user whose memory is off, leaves their long-term memory as it was."""
 
+    database: tuple[str, str] | None = None  # (admin URI, name) for the Postgres run: emptied per example
+
     @initialize()
     def open(self) -> None:
+        if self.database:
+            empty_database(*self.database)
         self.dir = tempfile.mkdtemp(prefix="consent-")
         ctx = Context(user_id=OFF_USER, data_dir=self.dir, chat_model="scripted", embedding_model="hash:64",
                       review_rules=False)
         self.agent = MemoryAgent(ctx)
+        assert type(self.agent.store).__name__ == ("HybridPostgresStore" if self.database else "FaissSqliteStore")
         self.agent.say("I'm vegetarian and I live in Porto. Please be more concise.", "seed")
         self.agent.end_session("seed")
         set_memory_enabled(self.agent.store, UserScope(OFF_USER), False)
@@ -146,7 +154,25 @@ MemoryOffLeavesNoTrace.TestCase.settings = settings(
 TestMemoryOffLeavesNoTrace = MemoryOffLeavesNoTrace.TestCase
 
 
-def test_forget_and_delete_user_still_work_with_memory_off(ctx: Context) -> None:
+class PostgresMemoryOffLeavesNoTrace(MemoryOffLeavesNoTrace):
+    """The same machine on the Postgres store and checkpointer (fewer examples)."""
+
+
+PostgresMemoryOffLeavesNoTrace.TestCase.settings = settings(
+    max_examples=4, stateful_step_count=10, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+TestMemoryOffLeavesNoTracePostgres = PostgresMemoryOffLeavesNoTrace.TestCase
+
+
+@pytest.fixture(autouse=True)
+def _postgres_for_the_property(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.cls is TestMemoryOffLeavesNoTracePostgres:
+        db = use_backend("postgres", request, monkeypatch)
+        monkeypatch.setattr(PostgresMemoryOffLeavesNoTrace, "database", (db.admin_uri, db.dbname))
+
+
+def test_forget_and_delete_user_still_work_with_memory_off(ctx: Context, backend: BackendUnderTest) -> None:
     """Forgetting re-indexes the neighbours of a forgotten message: a write the
     gate allows only on its explicit ``forgetting()`` path, memory off or not."""
     scope = UserScope(ctx.user_id)

@@ -1,4 +1,4 @@
-"""Episodic layer: what a session becomes, how episodes rank, dedup and expiry."""
+"""Episodic layer: what a session becomes, how episodes rank, dedup and expiry (on both backends' real store)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
-from langgraph.store.base import PutOp
+from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
@@ -16,6 +16,7 @@ from models.loader import HashEmbeddings
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.episodic import Episode, EpisodicLayer, importance
 from stores.namespaces import EPISODES, UserScope
+from tests.conftest import StoreOn
 
 NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
 EMB = HashEmbeddings(384)
@@ -53,12 +54,12 @@ def episode(text: str, days_ago: float, imp: int, thread: str) -> Episode:
     return Episode(text, imp, (), NOW - timedelta(days=days_ago), thread, (f"{thread}-m0",), "extractive")
 
 
-def stored(store: InMemoryStore) -> list[Any]:
+def stored(store: BaseStore) -> list[Any]:
     return store.search(UserScope("alice").ns(EPISODES), limit=100)
 
 
-def test_session_end_stores_one_extractive_episode_with_provenance() -> None:
-    store = make_store()
+def test_session_end_stores_one_extractive_episode_with_provenance(backend_store: StoreOn) -> None:
+    store = backend_store()
     EpisodicLayer().on_session_end(make_env(store), REFUND_SESSION)
     [item] = stored(store)
     value = item.value
@@ -82,8 +83,8 @@ def test_importance_separates_small_talk_from_decisions() -> None:
     assert importance(REFUND_SESSION) == 6
 
 
-def test_three_day_old_important_relevant_episode_outranks_yesterdays_trivial_one() -> None:
-    store = make_store()
+def test_three_day_old_important_relevant_episode_outranks_yesterdays_trivial_one(backend_store: StoreOn) -> None:
+    store = backend_store()
     env = make_env(store)
     layer = EpisodicLayer()
     layer.save(env, episode("User asked for a refund for the broken espresso machine, order ORD-48213.", 3, 8, "old"))
@@ -94,8 +95,8 @@ def test_three_day_old_important_relevant_episode_outranks_yesterdays_trivial_on
     assert results[0].score > results[1].score >= env.context.score_floor
 
 
-def test_preset_swap_flips_a_pair() -> None:
-    store = make_store()
+def test_preset_swap_flips_a_pair(backend_store: StoreOn) -> None:
+    store = backend_store()
     layer = EpisodicLayer()
     layer.save(make_env(store), episode("Kubernetes pod crashloop fixed by raising the api pod memory limit.", 30, 5, "match"))
     layer.save(make_env(store), episode("User checked pod logs, then we talked about lunch plans and weather.", 0, 5, "recent"))
@@ -106,8 +107,8 @@ def test_preset_swap_flips_a_pair() -> None:
     assert copilot == ["match", "recent"]
 
 
-def test_near_duplicate_sessions_are_stored_once() -> None:
-    store = make_store()
+def test_near_duplicate_sessions_are_stored_once(backend_store: StoreOn) -> None:
+    store = backend_store()
     layer = EpisodicLayer()
     env = make_env(store)
     layer.on_session_end(env, REFUND_SESSION)
@@ -119,8 +120,8 @@ def test_near_duplicate_sessions_are_stored_once() -> None:
     assert sorted(i.value["thread"] for i in stored(store)) == ["t1", "t3"]
 
 
-def test_expired_episodes_are_not_recalled_and_not_duplicates() -> None:
-    store = make_store()
+def test_expired_episodes_are_not_recalled_and_not_duplicates(backend_store: StoreOn) -> None:
+    store = backend_store()
     layer = EpisodicLayer()
     assert layer.save(make_env(store), episode("Espresso machine refund for order ORD-48213.", 0, 8, "t1")) is not None
     query = "espresso machine refund"
@@ -193,3 +194,13 @@ def test_extractive_summary_prefers_what_the_user_said() -> None:
     ]
     assert extractive_summary(lines, 14) == lines[1]
     assert extractive_summary(lines, 14, {"Assistant": 0.5}) == lines[0]
+
+
+def test_keywords_never_keep_a_secret_the_summary_redacts() -> None:
+    """Keywords are lowercased words: a secret among them would pass the gate's redaction
+    (found by the case-insensitive byte search of tests/test_write_gate.py)."""
+    from nodes.layers.episodic import keywords
+
+    said = [msg(0, "user", "I decided the router password is hunter2-Blue from today.")]
+    assert "router" in keywords(said)
+    assert not any("hunter2" in k for k in keywords(said))

@@ -1,4 +1,4 @@
-"""Export of everything kept about a user, its human rendering, and the memory switch."""
+"""Export of everything kept about a user, its human rendering, and the memory switch (on both backends)."""
 
 from __future__ import annotations
 
@@ -7,19 +7,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from nodes.privacy.consent import MEMORY_SWITCH_KEY, is_memory_enabled, set_memory_enabled
 from nodes.privacy.export import export_user, render_memories
 from nodes.tools.memory_files import MemoryFiles
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, SETTINGS, THREADS, UserScope
+from tests.conftest import StoreOn
 
 ALICE, BOB = UserScope("alice"), UserScope("bob")
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> InMemoryStore:
-    s = InMemoryStore()
+def store(backend_store: StoreOn, tmp_path: Path) -> BaseStore:
+    """Alice's and Bob's memories on the real store of each backend."""
+    s = backend_store()
     s.put(ALICE.ns(PROFILE), "diet", {"text": "vegetarian", "sources": ["m1"], "stated_at": "2025-01-01T10:00:00+00:00"})
     s.put(ALICE.ns(PROFILE_HISTORY), "profile:diet:2024", {"text": "vegan", "sources": ["m0"], "valid_to": "2025-01-01"})
     s.put(ALICE.ns(FACTS), "f1", {"text": "Alice has a cat named Miso", "sources": ["m2", "m3"]})
@@ -34,7 +37,7 @@ def store(tmp_path: Path) -> InMemoryStore:
     return s
 
 
-def test_export_holds_everything_with_sources_and_dates(store: InMemoryStore, tmp_path: Path) -> None:
+def test_export_holds_everything_with_sources_and_dates(store: BaseStore, tmp_path: Path) -> None:
     data = export_user(store, ALICE, tmp_path)
     assert sorted(data) == [
         "episodes", "exported_at", "facts", "memory_enabled", "memory_files", "messages", "profile", "rules", "threads", "user_id"
@@ -58,7 +61,7 @@ def test_export_holds_everything_with_sources_and_dates(store: InMemoryStore, tm
     assert "falconry" not in dumped and "bob" not in dumped.lower()
 
 
-def test_render_is_a_short_plain_answer(store: InMemoryStore, tmp_path: Path) -> None:
+def test_render_is_a_short_plain_answer(store: BaseStore, tmp_path: Path) -> None:
     text = render_memories(export_user(store, ALICE, tmp_path))
     lines = text.splitlines()
     assert lines[0] == "Here is what I remember about you (alice):"
@@ -94,8 +97,8 @@ def test_long_sections_are_capped(tmp_path: Path) -> None:
     assert "  … and 3 more" in lines
 
 
-def test_memory_switch_defaults_on_and_persists_per_user() -> None:
-    store = InMemoryStore()
+def test_memory_switch_defaults_on_and_persists_per_user(backend_store: StoreOn) -> None:
+    store = backend_store()
     assert is_memory_enabled(store, ALICE) is True
     set_memory_enabled(store, ALICE, False)
     assert is_memory_enabled(store, ALICE) is False

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
+from app.runtime import open_store
 from graph.context import Context
 from models.loader import HashEmbeddings
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.message_log import INDEXED_FIELD, MessageLogLayer
 from nodes.layers.message_query import analyse, time_window
 from nodes.privacy.secrets import redact
-from stores.faiss_sqlite import FaissSqliteStore
 from stores.namespaces import MESSAGES, UserScope
+from tests.conftest import BackendUnderTest, use_backend
 
 T0 = datetime(2024, 6, 3, 12, 0, tzinfo=UTC)
 SECRET = "sk-" + "A1b2C3d4E5f6G7h8J9k0"
@@ -35,12 +38,17 @@ CHAT = [
 ]
 
 
-@pytest.fixture(params=["memory", "faiss_sqlite"])
-def env(request: pytest.FixtureRequest, tmp_path: Path) -> LayerEnv:
+@pytest.fixture(params=["memory", "local", "postgres"])
+def env(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LayerEnv]:
+    """The layer on LangGraph's InMemoryStore and on both backends' real store (FAISS + SQLite, Postgres)."""
     emb = HashEmbeddings(128)
-    index = {"dims": 128, "embed": emb, "fields": ["text"]}
-    store = InMemoryStore(index=index) if request.param == "memory" else FaissSqliteStore(tmp_path / "s", index=index)  # type: ignore[arg-type]
-    return LayerEnv(store=store, scope=UserScope("alice"), context=Context(top_k=3), embeddings=emb, now=T0 + timedelta(days=1))
+    if request.param == "memory":
+        store: BaseStore = InMemoryStore(index={"dims": 128, "embed": emb, "fields": ["text"]})
+    else:
+        use_backend(request.param, request, monkeypatch)
+        store = open_store(str(tmp_path / "data"), "hash:128")
+    yield LayerEnv(store=store, scope=UserScope("alice"), context=Context(top_k=3), embeddings=emb, now=T0 + timedelta(days=1))
+    getattr(store, "close", lambda: None)()
 
 
 def _items(env: LayerEnv) -> dict[str, dict]:
@@ -136,7 +144,7 @@ def test_query_reading() -> None:
     assert time_window("What is her favourite food?", now) is None
 
 
-def test_live_turns_are_linked_to_the_previous_turn(tmp_path) -> None:
+def test_live_turns_are_linked_to_the_previous_turn(tmp_path: Path, backend: BackendUnderTest) -> None:
     from app.runtime import MemoryAgent
     from graph.context import Context
     from models.scripted_chat import ScriptedChatModel

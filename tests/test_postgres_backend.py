@@ -125,7 +125,20 @@ def test_expire_removes_expired_episodes_from_the_database(tmp_path: Path, pg_da
     with psycopg.connect(pg_database.uri) as conn:
         (key,) = conn.execute("SELECT key FROM store WHERE prefix = 'users.alice.episodes'").fetchone()
     assert pg_database.files_containing(data, key.encode()) != []  # in the database until swept
-    assert cli.run("expire").startswith("1 expired item(s) removed")
+    said = cli.run("expire")
+    assert said.startswith("1 expired item(s) removed from Postgres at ") and pg_database.dbname in said, said
+    assert str(data) not in said  # nothing was removed from the data dir
     assert pg_database.files_containing(data, key.encode()) == []
     assert cli.export("alice")["episodes"] == []
     assert cli.export("alice")["messages"]["total"] == 2
+
+
+def test_search_scope_keeps_out_users_whose_id_extends_another(pg_database) -> None:
+    """'al-x', 'al+x' and 'al_x' sort inside the byte range of 'al' and its children; none is 'al'."""
+    with _store(pg_database.uri) as store:
+        for user in ("al", "al-x", "al+x", "al_x", "al@x", "alx"):
+            store.put(("users", user), "k", {"text": f"garden note of {user}"})
+            store.put(("users", user, "facts"), "k", {"text": f"garden fact of {user}"})
+        for query in ("garden", None):
+            hits = store.search(("users", "al"), query=query, limit=50)
+            assert sorted(h.namespace for h in hits) == [("users", "al"), ("users", "al", "facts")]

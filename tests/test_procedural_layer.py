@@ -1,4 +1,4 @@
-"""Procedural layer: feedback becomes reconciled, reviewed, capped rules."""
+"""Procedural layer: feedback becomes reconciled, reviewed, capped rules (stored on both backends' real store)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
@@ -13,6 +14,7 @@ from models.loader import HashEmbeddings
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.procedural import ProceduralLayer, detect_feedback
 from stores.namespaces import RULES, UserScope
+from tests.conftest import StoreOn
 
 NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
 EMB = HashEmbeddings(384)
@@ -42,7 +44,7 @@ class Approver:
         return self.resumes[self._index - 1]
 
 
-def make_env(store: InMemoryStore, approve: Any = None, review: bool = True, now: datetime = NOW) -> LayerEnv:
+def make_env(store: BaseStore, approve: Any = None, review: bool = True, now: datetime = NOW) -> LayerEnv:
     env = LayerEnv(
         store=store,
         scope=UserScope("alice"),
@@ -63,11 +65,11 @@ def user(text: str, i: int = 0) -> LoggedMessage:
     return LoggedMessage(id=f"m{i}", thread="t1", time=NOW, role="user", text=text)
 
 
-def rules(store: InMemoryStore) -> dict[str, dict[str, Any]]:
+def rules(store: BaseStore) -> dict[str, dict[str, Any]]:
     return {i.key: i.value for i in store.search(UserScope("alice").ns(RULES), limit=100)}
 
 
-def say(layer: ProceduralLayer, store: InMemoryStore, text: str, i: int, minutes: int = 0, **kw: Any) -> None:
+def say(layer: ProceduralLayer, store: BaseStore, text: str, i: int, minutes: int = 0, **kw: Any) -> None:
     layer.on_turn(make_env(store, now=NOW + timedelta(minutes=minutes), **kw), [user(text, i)])
 
 
@@ -125,8 +127,8 @@ def test_assistant_messages_are_never_feedback() -> None:
     assert detect_feedback(msg) == []
 
 
-def test_restated_rule_merges_without_a_second_review() -> None:
-    store, layer, approver = make_store(), ProceduralLayer(), Approver(True)
+def test_restated_rule_merges_without_a_second_review(backend_store: StoreOn) -> None:
+    store, layer, approver = backend_store(), ProceduralLayer(), Approver(True)
     say(layer, store, "Please be more concise.", 1, approve=approver)
     say(layer, store, "Your replies are too long.", 2, minutes=5, approve=approver.new_run())
     assert len(approver.calls) == 1
@@ -138,8 +140,8 @@ def test_restated_rule_merges_without_a_second_review() -> None:
     assert value["updated_at"] == (NOW + timedelta(minutes=5)).isoformat()
 
 
-def test_contradiction_revises_the_rule() -> None:
-    store, layer, approver = make_store(), ProceduralLayer(), Approver(True)
+def test_contradiction_revises_the_rule(backend_store: StoreOn) -> None:
+    store, layer, approver = backend_store(), ProceduralLayer(), Approver(True)
     say(layer, store, "Please use emojis!", 1, approve=approver)
     say(layer, store, "Actually, don't use emojis anymore.", 2, approve=approver.new_run(True))
     assert [v["text"] for v in rules(store).values()] == ["Do not use emojis."]
@@ -153,15 +155,15 @@ def test_contradiction_revises_the_rule() -> None:
     }
 
 
-def test_related_open_ended_rule_is_updated_not_appended() -> None:
-    store, layer = make_store(), ProceduralLayer()
+def test_related_open_ended_rule_is_updated_not_appended(backend_store: StoreOn) -> None:
+    store, layer = backend_store(), ProceduralLayer()
     say(layer, store, "From now on, sign your replies with Bob.", 1, review=False)
     say(layer, store, "From now on, don't sign your replies with Bob.", 2, review=False)
     assert [v["text"] for v in rules(store).values()] == ["Don't sign your replies with Bob."]
 
 
-def test_language_rule_is_replaced() -> None:
-    store, layer = make_store(), ProceduralLayer()
+def test_language_rule_is_replaced(backend_store: StoreOn) -> None:
+    store, layer = backend_store(), ProceduralLayer()
     say(layer, store, "Always answer in French.", 1, review=False)
     say(layer, store, "Please reply in German.", 2, review=False)
     assert rules(store)["language"]["text"] == "Answer in German."
@@ -174,8 +176,8 @@ WISHES = [
 ]
 
 
-def test_at_most_max_rules_oldest_dropped() -> None:
-    store, layer, approver = make_store(), ProceduralLayer(), Approver()
+def test_at_most_max_rules_oldest_dropped(backend_store: StoreOn) -> None:
+    store, layer, approver = backend_store(), ProceduralLayer(), Approver()
     for n, wish in enumerate(WISHES):
         say(layer, store, f"From now on, {wish}.", n, minutes=n, approve=approver.new_run(True))
     kept = sorted(v["text"] for v in rules(store).values())
@@ -201,8 +203,8 @@ def test_no_review_when_disabled() -> None:
     assert approver.calls == [] and list(rules(store)) == ["emojis"]
 
 
-def test_rerun_after_interrupts_is_idempotent() -> None:
-    store, layer, approver = make_store(), ProceduralLayer(), Approver()
+def test_rerun_after_interrupts_is_idempotent(backend_store: StoreOn) -> None:
+    store, layer, approver = backend_store(), ProceduralLayer(), Approver()
     turn = [user("Please be more concise. And don't use emojis.", 7)]
     with pytest.raises(Approver.Interrupted):
         layer.on_turn(make_env(store, approve=approver.new_run()), turn)
@@ -220,8 +222,8 @@ def test_rerun_after_interrupts_is_idempotent() -> None:
     assert {k: v["sources"] for k, v in rules(store).items()} == {"length": ["m7"]}
 
 
-def test_recall_returns_all_rules_in_creation_order() -> None:
-    store, layer = make_store(), ProceduralLayer()
+def test_recall_returns_all_rules_in_creation_order(backend_store: StoreOn) -> None:
+    store, layer = backend_store(), ProceduralLayer()
     say(layer, store, "Use bullet points.", 1, minutes=1, review=False)
     say(layer, store, "Don't use emojis.", 2, minutes=2, review=False)
     say(layer, store, "Please be more concise.", 3, minutes=3, review=False)

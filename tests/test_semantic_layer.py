@@ -1,4 +1,5 @@
-"""The semantic layer on LangGraph's InMemoryStore with hash embeddings."""
+"""The semantic layer with hash embeddings: on the real store of both backends where the store matters
+(``backend_store``: supersession, dedup, negation, search), on LangGraph's InMemoryStore elsewhere."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
+from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
@@ -17,13 +19,14 @@ from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.semantic import SemanticLayer, remember
 from nodes.layers.semantic_records import cosines
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY, UserScope
+from tests.conftest import StoreOn
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 EMB = HashEmbeddings(384)
 SECRET = "sk-abcdefghijklmnop1234"
 
 
-def make_env(store: InMemoryStore | None = None, user: str = "u1", **ctx: Any) -> LayerEnv:
+def make_env(store: BaseStore | None = None, user: str = "u1", **ctx: Any) -> LayerEnv:
     store = store or InMemoryStore(index={"dims": 384, "embed": EMB, "fields": ["text"]})
     return LayerEnv(store=store, scope=UserScope(user), context=Context(**ctx), embeddings=EMB,
                     now=T0 + timedelta(days=30))
@@ -55,8 +58,8 @@ def test_turn_hook_keeps_the_protocol_promise_no_llm_and_no_state_update() -> No
     assert (recalled.text, recalled.sources) == ("The user is vegan.", ("m1",))
 
 
-def test_profile_supersession_keeps_history() -> None:
-    env, layer = make_env(), SemanticLayer()
+def test_profile_supersession_keeps_history(backend_store: StoreOn) -> None:
+    env, layer = make_env(backend_store()), SemanticLayer()
     say(layer, env, "m1", "I live in Paris.", day=0)
     say(layer, env, "m2", "I moved to Berlin.", day=1)
     assert profile(env) == {"location": "The user lives in Berlin."}
@@ -67,8 +70,8 @@ def test_profile_supersession_keeps_history() -> None:
     assert (recalled.score, recalled.sources, recalled.key) == (1.0, ("m2",), "location")
 
 
-def test_diet_change_removes_old_value_from_profile_recall() -> None:
-    env, layer = make_env(), SemanticLayer()
+def test_diet_change_removes_old_value_from_profile_recall(backend_store: StoreOn) -> None:
+    env, layer = make_env(backend_store()), SemanticLayer()
     say(layer, env, "m1", "I'm vegetarian.", day=0)
     say(layer, env, "m2", "Actually I'm vegan now.", day=2)
     texts = [r.text for r in layer.recall(env, "what does the user eat")]
@@ -76,16 +79,16 @@ def test_diet_change_removes_old_value_from_profile_recall() -> None:
     assert [h["text"] for h in items(env, PROFILE_HISTORY)] == ["The user is vegetarian."]
 
 
-def test_an_older_statement_never_overrides_a_newer_one() -> None:
-    env, layer = make_env(), SemanticLayer()
+def test_an_older_statement_never_overrides_a_newer_one(backend_store: StoreOn) -> None:
+    env, layer = make_env(backend_store()), SemanticLayer()
     say(layer, env, "m2", "I live in Berlin.", day=2)
     say(layer, env, "m1", "I live in Paris.", day=1)  # replayed late, e.g. an import
     assert profile(env) == {"location": "The user lives in Berlin."}
     assert items(env, PROFILE_HISTORY) == []
 
 
-def test_same_fact_three_times_is_stored_once() -> None:
-    env, layer = make_env(), SemanticLayer()
+def test_same_fact_three_times_is_stored_once(backend_store: StoreOn) -> None:
+    env, layer = make_env(backend_store()), SemanticLayer()
     for day in range(3):
         say(layer, env, f"m{day}", "I love hiking.", day=day)
     [fact] = items(env, FACTS)
@@ -93,18 +96,18 @@ def test_same_fact_three_times_is_stored_once() -> None:
     assert (fact["created_at"], fact["updated_at"]) == (T0.isoformat(), (T0 + timedelta(days=2)).isoformat())
 
 
-def test_dedup_threshold_comes_from_context() -> None:
-    similarity = cosines(make_env(), "The user really loves hiking.", ["The user loves hiking."])[0]
+def test_dedup_threshold_comes_from_context(backend_store: StoreOn) -> None:
+    similarity = cosines(make_env(backend_store()), "The user really loves hiking.", ["The user loves hiking."])[0]
     assert 0.85 < similarity < 0.9
     for threshold, expected in ((0.9, 2), (0.85, 1)):
-        env, layer = make_env(dedup_threshold=threshold), SemanticLayer()
+        env, layer = make_env(backend_store(), f"u{threshold * 100:.0f}", dedup_threshold=threshold), SemanticLayer()
         say(layer, env, "m1", "I love hiking.")
         say(layer, env, "m2", "I really love hiking.")
         assert len(items(env, FACTS)) == expected
 
 
-def test_negation_archives_the_old_fact_and_reaffirming_reverses_it() -> None:
-    env, layer = make_env(), SemanticLayer()
+def test_negation_archives_the_old_fact_and_reaffirming_reverses_it(backend_store: StoreOn) -> None:
+    env, layer = make_env(backend_store()), SemanticLayer()
     say(layer, env, "m1", "I play tennis every weekend.", day=0)
     say(layer, env, "m2", "I don't play tennis every weekend anymore.", day=1)
     assert [f["text"] for f in items(env, FACTS)] == ["The user no longer plays tennis every weekend."]
@@ -114,8 +117,8 @@ def test_negation_archives_the_old_fact_and_reaffirming_reverses_it() -> None:
     assert len(items(env, PROFILE_HISTORY)) == 2
 
 
-def test_keyed_negation_ends_the_slot() -> None:
-    env, layer = make_env(), SemanticLayer()
+def test_keyed_negation_ends_the_slot(backend_store: StoreOn) -> None:
+    env, layer = make_env(backend_store()), SemanticLayer()
     say(layer, env, "m1", "I'm vegetarian.", day=0)
     say(layer, env, "m2", "I'm no longer vegan.", day=1)  # not the current value: nothing ends
     assert profile(env) == {"diet": "The user is vegetarian."}
@@ -125,8 +128,8 @@ def test_keyed_negation_ends_the_slot() -> None:
     assert (old["text"], old["superseded_by"]) == ("The user is vegetarian.", "The user is no longer vegetarian.")
 
 
-def test_multi_valued_slots_collect_values() -> None:
-    env, layer = make_env(), SemanticLayer()
+def test_multi_valued_slots_collect_values(backend_store: StoreOn) -> None:
+    env, layer = make_env(backend_store()), SemanticLayer()
     say(layer, env, "m1", "I'm allergic to peanuts.", day=0)
     say(layer, env, "m2", "I'm also allergic to shellfish and peanuts.", day=1)
     [record] = items(env, PROFILE)
@@ -152,8 +155,8 @@ def test_small_talk_is_not_stored(text: str) -> None:
     assert (items(env, FACTS), items(env, PROFILE)) == ([], [])
 
 
-def test_recall_ranks_facts_by_relevance_and_drops_those_under_the_floor() -> None:
-    env = make_env(w_relevance=1.0, w_recency=0.0, w_importance=0.0, top_k=2, score_floor=0.15)
+def test_recall_ranks_facts_by_relevance_and_drops_those_under_the_floor(backend_store: StoreOn) -> None:
+    env = make_env(backend_store(), w_relevance=1.0, w_recency=0.0, w_importance=0.0, top_k=2, score_floor=0.15)
     layer = SemanticLayer()
     say(layer, env, "m1", "I'm a nurse.")
     say(layer, env, "m2", "I love hiking in the mountains.")
@@ -171,8 +174,8 @@ def test_recall_ranks_facts_by_relevance_and_drops_those_under_the_floor() -> No
     assert [r.kind for r in layer.recall(env, "quantum physics")] == ["profile"]
 
 
-def test_recall_with_recency_weight_prefers_newer_facts() -> None:
-    env, layer = make_env(w_relevance=0.0, w_recency=1.0, w_importance=0.0, score_floor=0.0), SemanticLayer()
+def test_recall_with_recency_weight_prefers_newer_facts(backend_store: StoreOn) -> None:
+    env, layer = make_env(backend_store(), w_relevance=0.0, w_recency=1.0, w_importance=0.0, score_floor=0.0), SemanticLayer()
     say(layer, env, "m1", "I play the cello.", day=0)
     say(layer, env, "m2", "I drink green tea.", day=20)
     [newer, older] = layer.recall(env, "music")
@@ -180,16 +183,16 @@ def test_recall_with_recency_weight_prefers_newer_facts() -> None:
     assert (newer.score, older.score) == pytest.approx((0.5 ** (10 / 7), 0.5 ** (30 / 7)))
 
 
-def test_users_are_isolated() -> None:
-    store = InMemoryStore(index={"dims": 384, "embed": EMB, "fields": ["text"]})
+def test_users_are_isolated(backend_store: StoreOn) -> None:
+    store = backend_store()
     alice, bob, layer = make_env(store, "alice"), make_env(store, "bob"), SemanticLayer()
     say(layer, alice, "m1", "I'm vegan. I love hiking.")
     assert layer.recall(bob, "hiking vegan") == []
     assert [r.text for r in layer.recall(alice, "hiking")] == ["The user is vegan.", "The user loves hiking."]
 
 
-def test_remember_stores_explicit_notes_and_profile_slots() -> None:
-    env = make_env()
+def test_remember_stores_explicit_notes_and_profile_slots(backend_store: StoreOn) -> None:
+    env = make_env(backend_store())
     [note] = remember(env, "/remember my locker number is 214", sources=["m9"])
     assert {k: note[k] for k in ("text", "category", "key", "importance", "explicit", "sources", "user_id")} == {
         "text": "The user's locker number is 214.", "category": "note", "key": None, "importance": 7,

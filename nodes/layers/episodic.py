@@ -37,6 +37,7 @@ from nodes.layers.identifiers import (
     model_summary,
 )
 from nodes.layers.scoring import combined_score, parse_time
+from nodes.privacy.secrets import redact
 from nodes.text import cosine_similarities
 from nodes.text import sentences as split_sentences
 from stores.namespaces import EPISODES
@@ -45,6 +46,7 @@ SUMMARY_MAX_WORDS = 80
 MAX_KEYWORDS = 8
 CANDIDATES_PER_RESULT = 4
 
+_REDACTED = re.compile(r"\[REDACTED:[^\]]*\]")  # a redacted secret: no keyword of it
 _DURABLE = re.compile(
     r"\b(?:i am|i'm|my (?:name|wife|husband|partner|son|daughter|job|birthday)|i live|i work|"
     r"i moved|i have|i prefer|i always|i never|i'm allergic|remember)\b",
@@ -220,8 +222,8 @@ def importance(session: Sequence[LoggedMessage]) -> int:
 
 
 def keywords(session: Sequence[LoggedMessage]) -> tuple[str, ...]:
-    """The most frequent content words, ties broken by first appearance."""
-    counts = Counter(w for m in session for w in content_words(m.text))
+    """The most frequent content words, ties broken by first appearance; secrets are not words."""
+    counts = Counter(w for m in session for w in content_words(_REDACTED.sub(" ", redact(m.text))))
     return tuple(w for w, _ in counts.most_common(MAX_KEYWORDS))
 
 
