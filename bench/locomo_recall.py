@@ -1,6 +1,6 @@
 """LoCoMo evidence recall of the message log, next to plain baselines.
 
-Data: ``bench/data/locomo-dev`` (vendored) — two conversations from LoCoMo
+Data: ``bench/datasets/locomo-dev`` (vendored) — two conversations from LoCoMo
 ("Evaluating Very Long-Term Conversational Memory of LLM Agents", Maharana et
 al., 2024; snap-research/LoCoMo), licensed CC BY-NC 4.0; see the README there.
 The measure is described in ``docs/architecture.md`` ("Retrieval quality").
@@ -45,11 +45,11 @@ from stores.faiss_sqlite import FaissSqliteStore
 from stores.namespaces import UserScope
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_DATA = REPO / "bench" / "data" / "locomo-dev"
+DEFAULT_DATA = REPO / "bench" / "datasets" / "locomo-dev"
 RESULTS = REPO / "bench" / "results" / "locomo.md"
 ATTRIBUTION = (
     "Data: LoCoMo (Maharana et al., 2024; snap-research/LoCoMo), CC BY-NC 4.0 — "
-    "conversations conv-26 and conv-30, converted in bench/data/locomo-dev."
+    "conversations conv-26 and conv-30, converted in bench/datasets/locomo-dev."
 )
 KS = (5, 10)
 

@@ -72,7 +72,7 @@ def test_the_scan_catches_outside_paths(text: str) -> None:
 def test_the_scan_leaves_inside_paths_alone() -> None:
     inside = "\n".join(
         [
-            'DEFAULT_DATA = REPO / "bench" / "data" / "locomo-dev"',
+            'DEFAULT_DATA = REPO / "bench" / "datasets" / "locomo-dev"',
             "the shared 2-core machine; embedded once and shared by all layers",
             "see docs/architecture.md (Public contracts)",
             "tmp_path / 'store'",

@@ -20,9 +20,9 @@
 # FAISS + SQLite store and the SQLite checkpointer), across two sessions and a restart; then the message log's
 # retrieval quality on a real long conversation, next to the usual baselines.
 #
-# **Data attribution.** Part 2 uses `bench/data/locomo-dev` (in this repository), a sample of **LoCoMo** ("Evaluating
+# **Data attribution.** Part 2 uses `bench/datasets/locomo-dev` (in this repository), a sample of **LoCoMo** ("Evaluating
 # Very Long-Term Conversational Memory of LLM Agents", Maharana et al., 2024; snap-research/LoCoMo), licensed
-# **CC BY-NC 4.0** (non-commercial use only); see `bench/data/locomo-dev/README.md`.
+# **CC BY-NC 4.0** (non-commercial use only); see `bench/datasets/locomo-dev/README.md`.
 
 # %%
 from nbutil import Prompt, Table, fresh_data_dir, recalled_table
@@ -100,7 +100,7 @@ from models.loader import load_embeddings
 from nodes.importer import import_messages
 from nodes.layers.message_log import MessageLogLayer
 
-conversation = DEFAULT_DATA / "conv-30"  # bench/data/locomo-dev, vendored in this repository
+conversation = DEFAULT_DATA / "conv-30"  # bench/datasets/locomo-dev, vendored in this repository
 messages, questions = load_conversation(conversation)
 Table([{"conversation": conversation.name, "messages": len(messages), "sessions": len({m.thread for m in messages}),
         "questions (cat. 1-4)": len(questions), "first": messages[0].time.date(), "last": messages[-1].time.date()}])
