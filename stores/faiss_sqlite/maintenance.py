@@ -4,11 +4,11 @@ Deleting a row is not enough to remove its bytes: FTS5 keeps a deleted
 document's tokens in its segments until they are merged, the WAL keeps old
 page images until a checkpoint, and a saved FAISS file keeps removed vectors
 until it is rewritten. ``secure_delete`` (on for every connection, see
-``schema``) zeroes the bytes of most deleted rows, but not all: when several
-cells of one page are deleted in a transaction, SQLite (3.40) can rebalance the
-page in place and leave a deleted cell's bytes in its unused area (found by the
-five checks on a real llama.cpp server; ``tests/store/test_scrub_bytes.py``
-reproduces it). So scrubbing here is: drop emptied namespaces, rewrite the FAISS
+``schema``) zeroes the bytes of most deleted rows, but not all: in a real forget
+(many deletes and neighbour re-puts), SQLite 3.40 left one deleted row's bytes in
+a leaf page, most likely in the unused area of a page it rebalanced in place
+(found by the five checks on a real llama.cpp server;
+``tests/store/test_scrub_bytes.py`` reproduces it on that data dir). So scrubbing here is: drop emptied namespaces, rewrite the FAISS
 files of the namespaces concerned (no other user's file is opened), merge the FTS
 index, and VACUUM the SQLite file, which rewrites every page from live rows only.
 The VACUUM costs a pass over the file (seconds per GB); forgetting is rare and
