@@ -8,7 +8,8 @@ until it is rewritten. ``secure_delete`` (on for every connection, see
 (many deletes and neighbour re-puts), SQLite 3.40 left one deleted row's bytes in
 a leaf page, most likely in the unused area of a page it rebalanced in place
 (found by the five checks on a real llama.cpp server;
-``tests/store/test_scrub_bytes.py`` reproduces it on that data dir). So scrubbing here is: drop emptied namespaces, rewrite the FAISS
+``tests/store/test_scrub_bytes.py`` reproduces it on that data dir). So scrubbing
+here is: drop emptied namespaces, rewrite the FAISS
 files of the namespaces concerned (no other user's file is opened), merge the FTS
 index, and VACUUM the SQLite file, which rewrites every page from live rows only.
 The VACUUM costs a pass over the file (seconds per GB); forgetting is rare and
