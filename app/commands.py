@@ -134,8 +134,8 @@ def memory_off(args: argparse.Namespace) -> int:
 @command("expire")
 def expire(args: argparse.Namespace) -> int:
     """``expire``: remove stored items whose TTL has passed."""
-    from app.runtime import open_store
     from stores.data_dir import prepare_data_dir
+    from stores.open import open_store
 
     ctx = context_from(args)
     root = prepare_data_dir(ctx.data_dir)

@@ -7,7 +7,6 @@ brings persistence through ``langgraph.json`` (see graph/studio.py).
 
 from __future__ import annotations
 
-import sqlite3
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -15,13 +14,12 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage
-from langgraph.store.base import BaseStore, TTLConfig
 from langgraph.types import Command
 
 from app.consolidation_worker import ConsolidationWorker
 from graph.builder import compile_graph
 from graph.context import Context
-from models.loader import embedding_dims, load_embeddings, validate_chat_spec, validate_embedding_spec
+from models.loader import load_embeddings, validate_chat_spec, validate_embedding_spec
 from nodes.background import consolidate_pending
 from nodes.input_check import InvalidInput, check_user_text
 from nodes.layers import default_layers
@@ -29,55 +27,10 @@ from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.respond import ToolFactory
 from nodes.tools.bundle import memory_tools
 from nodes.write_gate import MemoryGate
-from stores.backend import backend_from_env
 from stores.checkpointer import open_checkpointer
-from stores.data_dir import STORE_SUBDIR, DataDirError, check_embedding_model, prepare_data_dir
+from stores.data_dir import prepare_data_dir
 from stores.namespaces import UserScope
-
-
-def store_ttl(sweep_minutes: float | None = None) -> TTLConfig:
-    """The store's TTL settings. Items carry their own TTL (episodes: ``episode_ttl_days``,
-    set by the episodic layer); reads must not push it back, or the store would keep an
-    episode that recall already treats as expired.
-    """
-    ttl: TTLConfig = {"refresh_on_read": False}
-    if sweep_minutes:
-        ttl["sweep_interval_minutes"] = sweep_minutes
-    return ttl
-
-
-def open_store(
-    data_dir: str, embedding_spec: str, *, sweep_minutes: float | None = None, expire_on_open: bool = True
-) -> BaseStore:
-    """Our FAISS + SQLite store under ``<data_dir>/store``, indexing each value's "text";
-    with ``MEMORY_BACKEND=postgres``, the Postgres store on ``POSTGRES_URI`` (stores/postgres/).
-
-    Expired items are removed, bytes included, as the store opens (``expire_on_open``);
-    ``sweep_minutes`` also sweeps on a timer, for long-lived processes (the Studio server).
-    """
-    from stores.faiss_sqlite import FaissSqliteStore
-
-    root = prepare_data_dir(data_dir)
-    index = {"dims": embedding_dims(embedding_spec), "embed": load_embeddings(embedding_spec), "fields": ["text"]}
-    backend = backend_from_env()
-    if backend.is_postgres:
-        from stores.postgres import open_postgres_store
-
-        pg = open_postgres_store(backend.uri or "", embedding_spec, index, store_ttl(sweep_minutes))
-        if expire_on_open:
-            pg.expire()
-        return pg
-    check_embedding_model(root, embedding_spec)
-    try:
-        store = FaissSqliteStore(root / STORE_SUBDIR, index=index, ttl=store_ttl(sweep_minutes))
-    except sqlite3.DatabaseError as err:
-        raise DataDirError(
-            f"{root / STORE_SUBDIR} does not hold a readable memory store ({err}); nothing was changed. "
-            "Move it aside or choose another --data-dir."
-        ) from None
-    if expire_on_open:
-        store.expire()
-    return store
+from stores.open import open_store
 
 
 @dataclass

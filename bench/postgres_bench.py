@@ -31,7 +31,7 @@ from pathlib import Path
 import psycopg
 from psycopg.conninfo import make_conninfo
 
-from app.runtime import MemoryAgent, open_store
+from app.runtime import MemoryAgent
 from bench.locomo_recall import DEFAULT_DATA, load_conversation, recall_at
 from graph.context import Context
 from models.loader import load_embeddings
@@ -40,6 +40,7 @@ from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.message_log import MessageLogLayer
 from nodes.layers.scoring import parse_time
 from stores.namespaces import UserScope
+from stores.open import open_store
 
 RESULTS = Path(__file__).resolve().parent / "results" / "postgres.md"
 BACKENDS = ("local", "postgres")

@@ -38,11 +38,11 @@ from contextlib import asynccontextmanager
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
-from app.runtime import open_store
 from graph.builder import build_graph
 from graph.context import Context, RunContext
 from stores.checkpointer import async_checkpointer
 from stores.data_dir import prepare_data_dir
+from stores.open import open_store
 
 SWEEP_MINUTES = 60.0
 log = logging.getLogger("memory.studio")  # langgraph loads this file under a random module name

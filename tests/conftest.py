@@ -185,7 +185,7 @@ def backend_store(backend: BackendUnderTest, tmp_path: Path) -> Iterator[StoreOn
     Layer tests that exercise the store (writes, search, supersession, dedup, TTL, export)
     take it, so they run on FAISS + SQLite and on Postgres alike.
     """
-    from app.runtime import open_store
+    from stores.open import open_store
 
     opened: dict[int, BaseStore] = {}
 

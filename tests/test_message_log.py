@@ -10,7 +10,6 @@ import pytest
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
-from app.runtime import open_store
 from graph.context import Context
 from models.loader import HashEmbeddings
 from nodes.layers.base import LayerEnv, LoggedMessage
@@ -18,6 +17,7 @@ from nodes.layers.message_log import INDEXED_FIELD, MessageLogLayer
 from nodes.layers.message_query import analyse, time_window
 from nodes.privacy.secrets import redact
 from stores.namespaces import MESSAGES, UserScope
+from stores.open import open_store
 from tests.conftest import BackendUnderTest, use_backend
 
 T0 = datetime(2024, 6, 3, 12, 0, tzinfo=UTC)

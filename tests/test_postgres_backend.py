@@ -15,8 +15,8 @@ import numpy as np
 import psycopg
 import pytest
 
-from app.runtime import store_ttl
 from models.loader import HashEmbeddings
+from stores.open import store_ttl
 from stores.postgres import HybridPostgresStore, open_postgres_store
 from tests.conftest import ROOT
 from tests.test_five_checks import MODELS, Cli
