@@ -86,9 +86,15 @@ def _asked_user(context: Mapping[str, Any] | None, config: Mapping[str, Any] | N
     return None
 
 
-def _only_for(caller: str, asked: str | None) -> None:
+def _acting_caller(ctx: Auth.types.AuthContext, request: Mapping[str, Any]) -> str | None:
+    """The caller, after refusing a request whose context/config names another user."""
+    caller = _caller(ctx)
+    if caller is None:
+        return None
+    asked = _asked_user(request.get("context"), request.get("config"))
     if asked is not None and asked != caller:
         raise _refuse(403, f"context.user_id {asked!r} is not the authenticated user {caller!r}")
+    return caller
 
 
 def _own(caller: str, value: dict[str, Any]) -> dict[str, str]:
@@ -114,23 +120,15 @@ async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -
 @auth.on.threads.create_run
 async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Runs only on the caller's threads, and only for the caller."""
-    caller = _caller(ctx)
-    if caller is None:
-        return None
-    kwargs = value.get("kwargs") or {}
-    _only_for(caller, _asked_user(kwargs.get("context"), kwargs.get("config")))
-    return _own(caller, value)
+    caller = _acting_caller(ctx, value.get("kwargs") or {})
+    return None if caller is None else _own(caller, value)
 
 
 @auth.on.crons.create
 async def on_cron_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Scheduled runs act for their creator only."""
-    caller = _caller(ctx)
-    if caller is None:
-        return None
-    payload = value.get("payload") or {}
-    _only_for(caller, _asked_user(payload.get("context"), payload.get("config")))
-    return _own(caller, value)
+    caller = _acting_caller(ctx, value.get("payload") or {})
+    return None if caller is None else _own(caller, value)
 
 
 @auth.on.threads
@@ -144,11 +142,8 @@ async def owner_only(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
 @auth.on.assistants.create
 async def on_assistant_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """A saved configuration belongs to its creator and may not act for anyone else."""
-    caller = _caller(ctx)
-    if caller is None:
-        return None
-    _only_for(caller, _asked_user(value.get("context"), value.get("config")))
-    return _own(caller, value)
+    caller = _acting_caller(ctx, value)
+    return None if caller is None else _own(caller, value)
 
 
 @auth.on.assistants.read
@@ -163,11 +158,8 @@ async def any_assistant(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> A
 @auth.on.assistants.delete
 async def own_assistant(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Only an assistant's owner changes it; the system's default assistant has none."""
-    caller = _caller(ctx)
-    if caller is None:
-        return None
-    _only_for(caller, _asked_user(value.get("context"), value.get("config")))
-    return {"owner": caller}
+    caller = _acting_caller(ctx, value)
+    return None if caller is None else {"owner": caller}
 
 
 @auth.on.store
