@@ -43,8 +43,9 @@ from nodes.intents import Intent, needles, parse_intent
 from nodes.layers.base import LayerEnv
 from nodes.ownership import register_thread
 from nodes.privacy.consent import set_memory_enabled
-from nodes.privacy.export import export_user, render_memories, strings_in
+from nodes.privacy.export import export_user, render_memories
 from nodes.privacy.forget import forget, would_forget
+from nodes.privacy.scrub import strings_in
 from stores.namespaces import THREADS
 
 COMMAND_KEY = "memory_command"

@@ -37,6 +37,7 @@ from typing import Any
 from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
 
 from nodes.privacy.consent import MEMORY_SWITCH_KEY, is_memory_enabled, switch_value
+from nodes.privacy.scrub import redact_deep, strings_in
 from nodes.privacy.secrets import redact
 from stores.namespaces import MESSAGES, SETTINGS, THREADS, UserScope
 
@@ -69,28 +70,6 @@ class MissingProvenance(WriteRefused):
 
 class TooLarge(WriteRefused):
     """A value or string over the gate's size limits."""
-
-
-def redact_value(value: Any) -> Any:
-    """``value`` with every string in it (dict values, list items, nested) redacted."""
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, dict):
-        return {k: redact_value(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [redact_value(v) for v in value]
-    return value
-
-
-def _strings(value: Any) -> Iterable[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _strings(v)
 
 
 _fallback_locks: weakref.WeakKeyDictionary[BaseStore, threading.Lock] = weakref.WeakKeyDictionary()
@@ -260,7 +239,7 @@ class MemoryGate(BaseStore):
                 raise MemoryOff(self.scope.user_id)
             if not isinstance(op.value, dict):
                 raise WriteRefused(f"value for key {op.key!r} must be a dict, got {type(op.value).__name__}")
-            value = redact_value(op.value)
+            value = redact_deep(op.value)
             self._check_provenance(ns, op.key, value)
             self._check_size(ns, op.key, value)
             return op._replace(value=value)
@@ -291,7 +270,7 @@ class MemoryGate(BaseStore):
             )
 
     def _check_size(self, ns: tuple[str, ...], key: str, value: dict[str, Any]) -> None:
-        longest = max((len(s) for s in _strings(value)), default=0)
+        longest = max((len(s) for s in strings_in(value)), default=0)
         if longest > self.max_string_chars:
             raise TooLarge(f"a text in {ns[-1]} {key!r} is {longest} characters; the limit is "
                            f"{self.max_string_chars}; nothing was saved")

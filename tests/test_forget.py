@@ -38,7 +38,7 @@ def _open_store(kind: str, data_dir: Path, uri: str | None = None) -> BaseStore:
     if kind == "memory":
         return InMemoryStore(index=index)
     if kind == "postgres":
-        from app.runtime import store_ttl
+        from stores.open import store_ttl
         from stores.postgres import open_postgres_store
 
         return open_postgres_store(uri or "", "hash:64", index, store_ttl())

@@ -9,15 +9,13 @@ the user can see where each memory came from.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
 from langgraph.store.base import BaseStore, Item
-from pydantic import BaseModel
 
 from nodes import clock
 from nodes.privacy.consent import is_memory_enabled
@@ -40,27 +38,6 @@ def iter_items(store: BaseStore, prefix: tuple[str, ...]) -> Iterator[Item]:
         items.extend(page)
         if len(page) < PAGE:
             return iter(items)
-
-
-def strings_in(obj: Any) -> Iterator[str]:
-    """Every string inside a JSON value, a message object or a checkpoint."""
-    if isinstance(obj, str):
-        yield obj
-    elif isinstance(obj, bytes):
-        yield obj.decode("utf-8", "replace")
-    elif isinstance(obj, Mapping):
-        for key, value in obj.items():
-            yield from strings_in(key)
-            yield from strings_in(value)
-    elif isinstance(obj, (list, tuple, set, frozenset)):
-        for value in obj:
-            yield from strings_in(value)
-    elif isinstance(obj, BaseModel):
-        yield from strings_in(obj.model_dump())
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        yield from strings_in(dataclasses.asdict(obj))
-    elif obj is not None and not isinstance(obj, (bool, int, float)):
-        yield str(obj)
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -33,7 +33,8 @@ from langgraph.store.base import BaseStore
 
 from nodes.layers.base import LayerEnv
 from nodes.layers.message_log import INDEXED_FIELD, MessageLogLayer
-from nodes.privacy.export import iter_items, strings_in
+from nodes.privacy.export import iter_items
+from nodes.privacy.scrub import strings_in
 from nodes.tools.memory_files import MemoryFiles
 from stores.namespaces import (
     EPISODES,

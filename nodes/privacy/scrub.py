@@ -1,4 +1,4 @@
-"""Redaction of whole objects: a message, a state update, a checkpoint.
+"""Walking whole objects (a message, a state update, a checkpoint): redact every string, or list them.
 
 ``redact`` works on one string; what enters thread state and checkpoints is
 nested (messages with content blocks and tool-call arguments, dicts, lists), so
@@ -10,6 +10,7 @@ on checkpoints that are written after every step.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -91,3 +92,24 @@ def removed_notice(kinds: list[str]) -> str:
     """The one line the user is told about what left their message."""
     names = ", ".join(k.replace("_", " ") for k in kinds)
     return f"Removed from your message before it was stored or shown to the model: {names}."
+
+
+def strings_in(obj: Any) -> Iterator[str]:
+    """Every string inside a JSON value, a message object or a checkpoint."""
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, bytes):
+        yield obj.decode("utf-8", "replace")
+    elif isinstance(obj, Mapping):
+        for key, value in obj.items():
+            yield from strings_in(key)
+            yield from strings_in(value)
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        for value in obj:
+            yield from strings_in(value)
+    elif isinstance(obj, BaseModel):
+        yield from strings_in(obj.model_dump())
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        yield from strings_in(dataclasses.asdict(obj))
+    elif obj is not None and not isinstance(obj, (bool, int, float)):
+        yield str(obj)
