@@ -14,6 +14,13 @@ graph (scripted chat model, ``--now`` clock) and the system prompt is read:
 The upkeep arm runs one pass every 7 simulated days; a review question in the
 prompt is answered truthfully on the next turn.
 
+The assistant is ``SimAssistant``: it answers the way a capable model would, with
+the one remembered line that holds the answer (and asks a due review question).
+The scripted test model instead repeats six memory lines in every reply; the
+questions are logged like any turn, so its replies would come back as recalled
+messages and mark every recalled memory as used (which no real answer does, and
+which stops upkeep from ever forgetting an unused episode).
+
     python -m bench.upkeep_sim [--sessions 200] [--seed 7] [--embedding hash:384] [--episode-ttl-days 180]
 """
 
@@ -31,12 +38,13 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import SystemMessage
+from langchain_core.messages import BaseMessage, SystemMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
 from app.runtime import MemoryAgent
 from bench.upkeep_world import DAYS, START, Question, questions, sessions
 from graph.context import Context
+from models.scripted_chat import ScriptedChatModel, remembered_lines
 from nodes.clock import NOW_ENV
 from nodes.importer import import_messages
 from nodes.upkeep.items import all_items
@@ -49,6 +57,24 @@ TICK = 7
 ASK_EVERY = 28
 
 
+class SimAssistant(ScriptedChatModel):
+    """Answers with the remembered line that holds ``expect`` (set per question), else says it does not know."""
+
+    expect: str | None = None
+
+    def _call(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> str:
+        system = next((m.text for m in messages if m.type == "system"), "")
+        lines = remembered_lines(system)
+        found = next((line for line in lines if self.expect and _has(self.expect, line)), None)
+        review = next((line for line in lines if "is that still right" in line), None)
+        answer = f"You told me: {found}" if found else "I don't know that."
+        return f"{answer} {review}" if review else answer
+
+
+def _has(word: str, text: str) -> bool:
+    return re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE) is not None
+
+
 def run_arm(root: Path, all_sessions: list, upkeep: bool, embedding: str, ttl_days: float) -> dict[str, Any]:
     """Play the six months into ``root``; returns per-checkpoint figures and upkeep timings.
 
@@ -59,7 +85,8 @@ def run_arm(root: Path, all_sessions: list, upkeep: bool, embedding: str, ttl_da
     checkpoints: list[dict[str, Any]] = []
     pass_seconds: list[float] = []
     pending = list(all_sessions)
-    with MemoryAgent(ctx) as agent:
+    assistant = SimAssistant()
+    with MemoryAgent(ctx, chat_model=assistant) as agent:
         for day in [*range(TICK, DAYS, TICK), DAYS]:
             at = START + timedelta(days=day)
             due = [s for s in pending if s[-1].time <= at]
@@ -71,13 +98,13 @@ def run_arm(root: Path, all_sessions: list, upkeep: bool, embedding: str, ttl_da
                 run_upkeep(replace(agent.env(), now=at))
                 pass_seconds.append(time.perf_counter() - started)
             if day % ASK_EVERY == 0 or day == DAYS:
-                checkpoints.append(ask(agent, day, at))
+                checkpoints.append(ask(agent, assistant, day, at))
                 print(f"  {'with' if upkeep else 'without'} upkeep, day {day}: {summary(checkpoints[-1])}",
                       file=sys.stderr, flush=True)
     return {"checkpoints": checkpoints, "pass_seconds": pass_seconds}
 
 
-def ask(agent: MemoryAgent, day: int, at: Any) -> dict[str, Any]:
+def ask(agent: MemoryAgent, assistant: SimAssistant, day: int, at: Any) -> dict[str, Any]:
     """Ask the day's questions through the graph at simulated time ``at``; score each prompt."""
     os.environ[NOW_ENV] = at.isoformat()
     try:
@@ -86,6 +113,7 @@ def ask(agent: MemoryAgent, day: int, at: Any) -> dict[str, Any]:
         rows = []
         for n, q in enumerate(questions(day)):
             thread = f"q{day}-{n}"
+            assistant.expect = q.expect
             prompt = agent.say(q.text, thread).system_prompt
             rows.append(score(q, prompt))
             if "is that still right" in prompt:
@@ -100,9 +128,8 @@ def score(q: Question, prompt: str) -> dict[str, Any]:
     blocks = BLOCK.findall(prompt)
     memory = "\n".join(body for _, body in blocks)
     current = "\n".join(body for kind, body in blocks if kind in ("profile", "fact"))
-    has = lambda word, text: re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE) is not None  # noqa: E731
     return {"kind": q.kind, "tokens": count_tokens_approximately([SystemMessage(content=memory)]),
-            "hit": has(q.expect, memory), "stale": bool(q.stale and has(q.stale, current))}
+            "hit": _has(q.expect, memory), "stale": bool(q.stale and _has(q.stale, current))}
 
 
 def figures(cp: dict[str, Any]) -> dict[str, float]:

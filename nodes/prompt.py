@@ -13,7 +13,8 @@ a shown profile slot, fact or episode came from (its ``sources``) is left out; s
 is an episode whose every source a larger shown memory cites (a week's roll-up
 shown, its sessions are not), a fact or episode whose every content word the
 profile already says, and an episode whose every content word the profile and the
-facts shown say. A past question the current message repeats is not recalled at
+facts shown say; a past message that a shown roll-up excerpt quotes is left out
+too. A past question the current message repeats is not recalled at
 all (``repeats_question``, applied by retrieve): it holds no answer.
 
 Every recalled text is rendered as quoted data (a JSON string inside a fenced
@@ -32,6 +33,7 @@ from langchain_core.messages import SystemMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
 from graph.prompts import MEMORY_INSTRUCTIONS
+from nodes.layers.excerpt import message_body, quoted_bodies
 from nodes.layers.identifiers import VERBATIM_HEADER
 from nodes.usage import terms
 
@@ -81,8 +83,11 @@ def select_within_budget(recalled: list[dict[str, Any]], budget_tokens: int) -> 
     dropped: set[int] = set()
     while True:
         kept = _fill(candidates, dropped, profile, budget_tokens)
-        covered = _sources(candidates[i] for i in kept if candidates[i]["kind"] != "message")
-        redundant = {i for i in kept if candidates[i]["kind"] == "message" and covered & _sources([candidates[i]])}
+        shown = [candidates[i] for i in kept if candidates[i]["kind"] != "message"]
+        covered = _sources(shown)
+        quoted = quoted_bodies([q for m in shown for q in (m.get("meta") or {}).get("quotes") or ()])
+        redundant = {i for i in kept if candidates[i]["kind"] == "message"
+                     and (covered & _sources([candidates[i]]) or message_body(candidates[i]["text"]) in quoted)}
         redundant |= {i for i in kept if _cited_by(candidates[i], [candidates[j] for j in kept if j != i])}
         if not redundant:
             return [candidates[i] for i in kept]
@@ -100,16 +105,17 @@ def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dic
     profile_terms = set().union(*(_terms(p["text"]) for p in profile))
     said = set(profile_terms)  # what the profile and the facts kept so far say
     covered = _sources(profile)
+    quoted: set[str] = set()  # sentences a kept roll-up excerpt shows word for word
     kept: list[int] = []
     used, seen = 0, set()
     for i, item in enumerate(candidates):
         if i in dropped or item["text"] in seen:
             continue
-        if item["kind"] == "message" and covered & _sources([item]):
+        if item["kind"] == "message" and (covered & _sources([item]) or message_body(item["text"]) in quoted):
             continue
         if item["kind"] != "message" and profile_terms and _terms(item["text"]) <= profile_terms:
             continue
-        if item["kind"] == "episode" and (_terms(item["text"]) <= said
+        if item["kind"] == "episode" and (_terms(item["text"]) <= said or _all_quoted(item, quoted)
                                           or _cited_by(item, [candidates[j] for j in kept])):
             continue
         cost = count_tokens_approximately([SystemMessage(content=f"- {quote(item['text'])}")])
@@ -120,9 +126,18 @@ def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dic
         seen.add(item["text"])
         if item["kind"] != "message":
             covered |= _sources([item])
+            quoted |= quoted_bodies(list((item.get("meta") or {}).get("quotes") or ()))
         if item["kind"] == "fact":
             said |= _terms(item["text"])
     return kept
+
+
+def _all_quoted(item: dict[str, Any], quoted: set[str]) -> bool:
+    """Whether every line of an episode or excerpt that quotes the user is already quoted by a kept
+    excerpt (a week's excerpt under the month's that shows the same line).
+    """
+    own = quoted_bodies([line for line in item["text"].splitlines() if line.startswith("User:")])
+    return bool(own) and own <= quoted
 
 
 def _cited_by(item: dict[str, Any], others: Iterable[dict[str, Any]]) -> bool:

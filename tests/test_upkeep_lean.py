@@ -3,12 +3,15 @@ are forgotten; questions are no evidence of a habit; a question asked again is n
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from app.runtime import MemoryAgent
+from nodes.layers.episodic import EpisodicLayer
 from nodes.layers.message_log import MessageLogLayer, repeats_question
+from nodes.prompt import select_within_budget
 from nodes.upkeep.forget import forget_step
 from nodes.upkeep.promote import promote_step
 from nodes.upkeep.rollup import rollup_step
@@ -53,8 +56,12 @@ def test_forget_drops_unused_episodes_a_rollup_carries_and_keeps_the_rest(agent:
     assert record_usage(env_at(agent, 20), [("episode", key, "2025-01-26T10:00:00+00:00")]) == 1
     assert used["text"]
     report = forget_step(env_at(agent, 60), dry_run=False)
-    assert report.counts == {"episodes forgotten": 2}
-    assert set(_episodes(agent)) == {"used", "recent"}  # used once; too recent (30 days)
+    assert report.counts == {"episodes forgotten": 2, "episodes trimmed to what they tell": 2}
+    kept = _episodes(agent)
+    assert set(kept) == {"used", "recent"}  # used once; too recent (30 days)
+    # What stays is trimmed to what the user told; the session is still its evidence.
+    assert kept["used"]["text"] == "User: My partner is Sam." and kept["recent"]["text"] == "User: My partner is Sam."
+    assert kept["used"]["sources"] == used["sources"]
     assert [v for v in values(agent, EPISODES) if v.get("level")]  # the roll-ups stay
     assert forget_step(env_at(agent, 60), dry_run=False).changed == 0
 
@@ -83,3 +90,44 @@ def test_a_question_asked_again_is_not_recalled_and_another_message_takes_its_pl
     texts = [r.text for r in MessageLogLayer().recall(env_at(agent, 10), "Where do I live?")]
     assert any("I live in Berlin." in t for t in texts)
     assert not any(t.endswith("Where do I live?") for t in texts)
+
+
+def test_small_talk_only_goes_at_the_first_pass_whatever_its_age(agent: MemoryAgent) -> None:
+    plant(agent, session("chatter", 58, "What's a good podcast?", "Tell me a joke."),
+          session("told", 58, "I adopted a kitten called Miso.", "What's a good podcast?"))
+    report = forget_step(env_at(agent, 60), dry_run=True)
+    assert report.counts == {"episodes forgotten": 1, "episodes trimmed to what they tell": 1}
+    assert set(_episodes(agent)) == {"chatter", "told"}  # a dry run writes nothing
+    forget_step(env_at(agent, 60), dry_run=False)
+    assert {k: v["text"] for k, v in _episodes(agent).items()} == {"told": "User: I adopted a kitten called Miso."}
+
+
+def test_a_rollup_is_shown_as_the_lines_that_bear_on_the_message(agent: MemoryAgent) -> None:
+    plant(agent, session("s1", 0, "I live in Paris, near the canal.", "I adopted a kitten called Miso."),
+          session("s2", 1, "I ran the Lisbon half marathon.", "I started learning the cello."),
+          session("s3", 9, "I broke my wrist skiing in Chamonix."))
+    env = env_at(agent, 60)
+    rollup_step(env, dry_run=False)
+    env = replace(env, context=replace(env.context, recency_half_life_days=90.0))  # old, still above the floor
+    month = next(v for v in values(agent, EPISODES) if v.get("level") == "month")
+    assert "Miso" in month["text"] and "Chamonix" in month["text"]  # stored whole
+    shown = [r for r in EpisodicLayer().recall(env, "What is my kitten called?") if r.meta.get("level")]
+    assert shown and all("Miso" in r.text for r in shown)
+    assert not any(word in r.text for r in shown for word in ("Paris", "Lisbon", "cello", "Chamonix"))
+    assert all(r.text.splitlines()[0].endswith(":") for r in shown)  # the period's title stays on top
+    # A roll-up with no line that bears on the message is not shown at all.
+    assert not [r for r in EpisodicLayer().recall(env, "Recommend a podcast about economics") if r.meta.get("level")]
+
+
+def test_a_past_message_a_shown_excerpt_quotes_is_left_out(agent: MemoryAgent) -> None:
+    plant(agent, session("s1", 0, "I adopted a kitten called Miso.", "I live in Paris, near the canal."),
+          session("s2", 9, "I broke my wrist skiing in Chamonix."))
+    rollup_step(env_at(agent, 60), dry_run=False)
+    forget_step(env_at(agent, 60), dry_run=False)
+    env = env_at(agent, 61)
+    env = replace(env, context=replace(env.context, recency_half_life_days=90.0))
+    recalled = [r.as_dict() for layer in agent.layers for r in layer.recall(env, "What is my kitten called?")]
+    assert any(r["kind"] == "message" and r["text"].endswith("I adopted a kitten called Miso.") for r in recalled)
+    shown = select_within_budget(recalled, 800)
+    miso = [r for r in shown if "Miso" in r["text"]]
+    assert len(miso) == 1 and miso[0]["meta"].get("level")  # the excerpt, not the message it quotes again

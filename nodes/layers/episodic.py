@@ -29,6 +29,7 @@ from typing import Any
 
 from graph.prompts import EPISODE_SUMMARY_PROMPT
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
+from nodes.layers.excerpt import excerpt
 from nodes.layers.identifiers import (
     content_words,
     ensure_verbatim,
@@ -174,16 +175,16 @@ class EpisodicLayer(LayerBase):
             )
             if score < ctx.score_floor:
                 continue
-            scored.append(
-                Recalled(
-                    kind="episode",
-                    text=value["text"],
-                    score=score,
-                    sources=tuple(value.get("sources", ())),
-                    key=hit.key,
-                    meta={k: value.get(k) for k in ("time", "thread", "importance", "keywords")},
-                )
-            )
+            text, sources = value["text"], tuple(value.get("sources", ()))
+            meta = {k: value.get(k) for k in ("time", "thread", "importance", "keywords", "level")}
+            if value.get("level"):  # a roll-up: shown as the lines that bear on the message (excerpt.py)
+                cut = excerpt(text, query)
+                if cut is None:
+                    continue
+                if cut[0] != text:
+                    # Only these lines are shown: they, not every source, say what a past message repeats.
+                    text, sources, meta["quotes"] = cut[0], (), cut[1]
+            scored.append(Recalled(kind="episode", text=text, score=score, sources=sources, key=hit.key, meta=meta))
         scored.sort(key=lambda r: r.score, reverse=True)
         return scored[: ctx.top_k]
 

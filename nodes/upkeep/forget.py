@@ -6,11 +6,14 @@ nodes/usage.py), it is forgotten when every line that tells something is
 carried, word for word, by a roll-up that cites it (rollup.py) — a restated
 "My partner is Alex." lives on in the week's summary — and the rest is questions
 and requests to the assistant (nodes/upkeep/chatter.py), which the message log
-still keeps verbatim. A session of small talk only is forgotten even without a
-roll-up. Roll-ups themselves, used episodes and anything holding a line no
-roll-up carries (an assistant's detail, a sentence cut by the summary's length)
-stay until their TTL. Deletes go through the gate; the expire step that follows
-scrubs the bytes (``scrub_owed``), so a pass killed in between still scrubs.
+still keeps verbatim. A session of small talk only is forgotten at the first pass,
+whatever its age and without a roll-up: it holds nothing recall could answer with.
+Roll-ups themselves, used episodes and anything holding a line no roll-up carries
+(an assistant's detail, a sentence cut by the summary's length) stay until their
+TTL, trimmed to what they tell: their questions and requests leave the summary
+(shown, they only crowd the prompt), their sources stay. Deletes go through the
+gate; the expire step that follows scrubs the bytes (``scrub_owed``), so a pass
+killed in between still scrubs (a trim's old text included).
 """
 
 from __future__ import annotations
@@ -40,18 +43,45 @@ def forget_step(env: LayerEnv, *, dry_run: bool) -> StepReport:
     gone = [i for i in items if forgettable(i.value, carried.get(i.key, set()), cutoff) and not expired(i.value,
                                                                                                      env.now)]
     report.add("episodes forgotten", len(gone))
+    ns = env.scope.ns(EPISODES)
     if gone and not dry_run:
         write_state(env, scrub_owed=True)  # the expire step scrubs, on this pass or a rerun
-        ns = env.scope.ns(EPISODES)
         for item in gone:
             env.store.delete(ns, item.key)
             pause()
+    gone_keys = {i.key for i in gone}
+    for item in items:
+        trimmed = None if item.key in gone_keys or expired(item.value, env.now) else trim(item.value)
+        if trimmed is not None:
+            report.add("episodes trimmed to what they tell")
+            if not dry_run:
+                write_state(env, scrub_owed=True)  # the old text's bytes go with the scrub too
+                env.store.put(ns, item.key, trimmed)
+                pause()
     return report
 
 
+def trim(value: dict[str, Any]) -> dict[str, Any] | None:
+    """The episode without its questions and requests to the assistant; None when it has none
+    (or is a roll-up, which never holds them). Sources stay: the session is still its evidence.
+    """
+    if value.get("level"):
+        return None
+    text = str(value["text"])
+    told = told_lines(text)
+    if not told or "\n".join(told) == text.strip():
+        return None
+    return {**value, "text": "\n".join(told), "trimmed": True}
+
+
 def forgettable(value: dict[str, Any], carried: set[str], cutoff: Any) -> bool:
-    """An episode (not a roll-up), unused, from before ``cutoff``, telling nothing ``carried`` lacks."""
-    when = parse_time(value.get("time"))
-    if value.get("level") or int(value.get("use_count", 0)) or when is None or when > cutoff:
+    """An episode (not a roll-up), unused, that tells nothing: small talk only (at any age), or from
+    before ``cutoff`` with every telling line in ``carried``.
+    """
+    if value.get("level") or int(value.get("use_count", 0)):
         return False
-    return all(line.lower() in carried for line in told_lines(str(value["text"])))
+    told = told_lines(str(value["text"]))
+    if not told:
+        return True
+    when = parse_time(value.get("time"))
+    return when is not None and when <= cutoff and all(line.lower() in carried for line in told)
