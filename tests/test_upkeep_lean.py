@@ -3,13 +3,16 @@ are forgotten; questions are no evidence of a habit; a question asked again is n
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from langchain_core.embeddings import Embeddings
 
 from app.runtime import MemoryAgent
 from nodes.layers.episodic import EpisodicLayer
+from nodes.layers.excerpt import excerpt
 from nodes.layers.message_log import MessageLogLayer, repeats_question
 from nodes.prompt import select_within_budget
 from nodes.upkeep.forget import forget_step
@@ -131,3 +134,21 @@ def test_a_past_message_a_shown_excerpt_quotes_is_left_out(agent: MemoryAgent) -
     shown = select_within_budget(recalled, 800)
     miso = [r for r in shown if "Miso" in r["text"]]
     assert len(miso) == 1 and miso[0]["meta"].get("level")  # the excerpt, not the message it quotes again
+
+
+class _TwoTopics(Embeddings):
+    """Jobs and everything else, as far apart as can be: enough to show the semantic fallback."""
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self.embed_query(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return [1.0, 0.0] if re.search(r"job|teacher|nurse", text, re.I) else [0.0, 1.0]
+
+
+def test_an_excerpt_falls_back_to_lines_near_in_meaning_when_no_word_is_shared() -> None:
+    rollup = "March 2025:\nWeek 2025-W10 (03 Mar–09 Mar 2025):\nUser: I'm a teacher.\nUser: I adopted a kitten."
+    assert excerpt(rollup, "What job did I have before?") is None  # no shared word, no embeddings
+    text, lines = excerpt(rollup, "What job did I have before?", _TwoTopics())
+    assert lines == ["User: I'm a teacher."] and text.startswith("March 2025:\nWeek 2025-W10")
+    assert excerpt(rollup, "What job did I have before?", _TwoTopics(), max_lines=3) is not None

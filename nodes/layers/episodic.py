@@ -178,7 +178,7 @@ class EpisodicLayer(LayerBase):
             text, sources = value["text"], tuple(value.get("sources", ()))
             meta = {k: value.get(k) for k in ("time", "thread", "importance", "keywords", "level")}
             if value.get("level"):  # a roll-up: shown as the lines that bear on the message (excerpt.py)
-                cut = excerpt(text, query)
+                cut = excerpt(text, query, env.embeddings)
                 if cut is None:
                     continue
                 if cut[0] != text:

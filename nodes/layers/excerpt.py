@@ -6,19 +6,28 @@ the memory block with lines about other things (in the six-month simulation a
 month roll-up cost about 150 tokens of which one line answered the question).
 So recall shows a roll-up the way a search result shows a snippet: its period
 title, then the lines that share a content word with the message, each under
-its week's title when the roll-up is a month's, at most ``MAX_LINES``. A roll-up
-with no such line is not shown: vector search found it for words it does not
-hold. The stored roll-up is unchanged; only the prompt's copy is cut.
+its week's title when the roll-up is a month's, at most ``MAX_LINES``. When no
+line shares a word, the lines whose embedding is close to the message's
+(cosine ≥ ``SEMANTIC_FLOOR``, at most ``SEMANTIC_LINES``) are shown instead:
+"What job did I have before?" shares no word with "I work as a teacher." (with
+MiniLM: 0.36; unrelated lines score below 0.2). A roll-up with neither is not
+shown. The stored roll-up is unchanged; only the prompt's copy is cut.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+from langchain_core.embeddings import Embeddings
 
 from nodes.layers.identifiers import content_words
 from nodes.layers.message_query import stem
+from nodes.text import cosine_similarities
 
 MAX_LINES = 3
+SEMANTIC_LINES = 2
+SEMANTIC_FLOOR = 0.3
 _MESSAGE_HEAD = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")  # "[3 May 2025] user: " on a recalled message
 _TITLE = re.compile(r"^(?:Week \d{4}-W\d{2}\b.*|[A-Z][a-z]+ \d{4}):$")
 
@@ -28,27 +37,38 @@ def terms(text: str) -> set[str]:
     return {stem(w) for w in content_words(text)}
 
 
-def excerpt(text: str, query: str, max_lines: int = MAX_LINES) -> tuple[str, list[str]] | None:
-    """(the roll-up cut to the lines that share a content word with ``query``, those lines);
-    None when no line does.
+def excerpt(text: str, query: str, embeddings: Embeddings | None = None,
+            max_lines: int = MAX_LINES) -> tuple[str, list[str]] | None:
+    """(the roll-up cut to the lines that bear on ``query``, those lines); None when none does.
+
+    Lines sharing a content word come first; only without one are ``embeddings`` asked.
     """
-    wanted = terms(query)
     lines = text.splitlines()
-    if not lines or not wanted:
+    if len(lines) < 2 or not query.strip():
         return None
-    head, out, picked, week = lines[0], [lines[0]], [], None
-    for line in lines[1:]:
+    body = [(n, line) for n, line in enumerate(lines) if n and not _TITLE.match(line.strip())]
+    wanted = terms(query)
+    chosen = [n for n, line in body if terms(line) & wanted][:max_lines]
+    if not chosen and embeddings is not None and body:
+        near = cosine_similarities(embeddings, query, [line for _, line in body])
+        ranked = sorted(zip(near, (n for n, _ in body)), reverse=True)
+        chosen = sorted(n for cos, n in ranked[:SEMANTIC_LINES] if cos >= SEMANTIC_FLOOR)
+    if not chosen:
+        return None
+    return _with_titles(lines, chosen), [lines[n] for n in chosen]
+
+
+def _with_titles(lines: Sequence[str], chosen: list[int]) -> str:
+    """The roll-up's first line, then each chosen line under the week title it sits under."""
+    out, week = [lines[0]], None
+    for n, line in enumerate(lines[1:], start=1):
         if _TITLE.match(line.strip()):
             week = line
-            continue
-        if len(picked) < max_lines and terms(line) & wanted:
+        elif n in chosen:
             if week is not None and week not in out:
                 out.append(week)
             out.append(line)
-            picked.append(line)
-    if not picked:
-        return None
-    return "\n".join(out) if head else "\n".join(out[1:]), picked
+    return "\n".join(out)
 
 
 def quoted_bodies(lines: list[str]) -> set[str]:
