@@ -21,6 +21,7 @@ from nodes.extract.base import (
     slot_for,
     user_messages,
 )
+from nodes.extract.blend import blend
 from nodes.extract.disclosure import disclosure_fact
 from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, PATTERNS, SINCE, TRANSIENT, Pattern
 from nodes.extract.person import third_person
@@ -94,9 +95,11 @@ class PatternFactExtractor:
         sources: Sequence[str] = (),
         stated_at: datetime | None = None,
         explicit: bool = False,
+        parsed: bool = True,
     ) -> list[CandidateFact]:
         """Facts in one sentence. ``explicit`` marks text the user asked us to remember,
-        which is stored even when no durable-statement pattern matches.
+        which is stored even when no durable-statement pattern matches. ``parsed``
+        lets the dependency parse veto and complete the rules (``blend.py``).
         """
         body, asked = _explicit_body(sentence.strip())
         if body is None:
@@ -114,6 +117,8 @@ class PatternFactExtractor:
         if not facts and not (explicit or asked):
             loose = disclosure_fact(normalise(body))
             facts.extend([loose] if loose is not None else [])
+        if parsed and not (explicit or asked):
+            facts = blend(body, facts, lambda clause: self.sentence_facts(clause, parsed=False))
         return [f.model_copy(update={"sources": list(sources), "stated_at": stated_at}) for f in facts]
 
 

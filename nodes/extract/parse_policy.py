@@ -1,0 +1,229 @@
+"""Which parsed clauses are lasting facts about the user or the user's relations.
+
+The rules in ``patterns.py`` list phrasings; people keep finding new ones. This
+policy works on the parse instead (``parse.py``), so it judges the *shape* of a
+clause, whatever its words:
+
+- who: "I"/"we" (the user), "my <relative>" (the user's relation, stored as a
+  family fact, never in the user's own slots), anyone else (nothing);
+- when: present simple ("I teach maths") and ongoing states ("I've been
+  learning piano for a year") last; a past event ("I went ...") does not;
+- how sure: a modal ("I'd", "might"), an "if", a question or a negation stores
+  nothing;
+- what: a durable verb class with a real object, not one pointing at the
+  conversation ("I love it", "I love how you ...").
+
+Whatever it proposes is the user's own clause in the third person, so grounding
+holds by construction.
+"""
+
+from __future__ import annotations
+
+import re
+
+from nodes.extract.base import CandidateFact
+from nodes.extract.disclosure import CLAUSE_TRAP
+from nodes.extract.parse import Clause, Sentence
+from nodes.extract.patterns import DEICTIC_OBJECT, TRANSIENT
+from nodes.extract.person import third_person
+
+# Verbs whose present simple describes a lasting taste, habit, skill or situation, by category.
+SELF_VERBS: dict[str, str] = {
+    **dict.fromkeys("love enjoy like prefer hate dislike adore detest".split(), "preference"),
+    **dict.fromkeys("live".split(), "location"),
+    **dict.fromkeys("work teach coach mentor tutor manage run_business".split(), "work"),
+    **dict.fromkeys("speak".split(), "language"),
+    **dict.fromkeys(
+        "play collect volunteer practise practice swim cycle hike climb knit crochet sew paint draw sing dance cook "
+        "bake read write study learn train own ride drive follow support use attend garden meditate code program "
+        "surf ski skate fish foster raise grow brew lift box row jog run walk do go listen watch eat drink".split(),
+        "activity"),
+}
+# Verbs that need no object to say something lasting ("I knit a lot", "I run every morning").
+INTRANSITIVE = set("swim cycle hike climb knit crochet sew paint draw sing dance cook bake read write garden meditate "
+                   "surf ski skate fish jog run walk lift box row".split())
+ONGOING = {"live", "work", "study", "learn", "train", "teach"}  # "I'm living in ...", "I'm studying law"
+RELATIVES = set(
+    "wife husband partner son sons daughter daughters kid kids child children mom mother mum dad father brother "
+    "brothers sister sisters boyfriend girlfriend parents grandmother grandfather grandma grandpa granddaughter "
+    "grandson grandchildren cousin cousins aunt uncle niece nephew fiance fiancee fiancé fiancée stepson "
+    "stepdaughter stepmom stepdad twins siblings sibling dog cat puppy kitten family in-laws".split()
+)
+RELATION_VERBS = {"be", "live", "work", "call", "name", "have", "study", "teach", "speak", "go", "play", "love",
+                  "own", "attend", "turn"}
+_CONDITIONAL_MARKS = {"if", "unless", "when", "whenever", "once", "until", "whether", "once", "till"}
+_EMPTY_OBJECTS = {"it", "that", "this", "these", "those", "you", "them", "they", "him", "her", "he", "she", "we",
+                  "us", "me", "myself", "what", "thing", "things",
+                  "stuff", "one", "something", "anything", "everything", "idea", "time"}
+_FREQUENCY = re.compile(r"\b(?:a lot|every \w+|each \w+|daily|weekly|regularly|often|usually|always|most \w+|"
+                        r"on (?:weekends|\w+days)|(?:once|twice|\w+ times) a \w+)\b", re.IGNORECASE)
+
+
+def clause_facts(sentence: Sentence) -> list[CandidateFact]:
+    """Loose facts for the clauses of ``sentence`` that state something lasting."""
+    if sentence.question or sentence.conditional:
+        return []
+    facts: list[CandidateFact] = []
+    for clause in sentence.clauses:
+        if clause.reported:
+            continue
+        fact = _relation_fact(clause) if clause.subject_poss == "my" else _self_fact(clause)
+        if fact is not None:
+            facts.append(fact)
+    return facts
+
+
+def rule_readings(sentence: Sentence) -> list[str]:
+    """First-person readings of the sentence's settled clauses, for the slot rules to read alone.
+
+    "I'm engaged, the wedding's in May" -> "I'm engaged"; "Dutch is my native
+    language" -> "my native language is Dutch"; the fragment "originally from
+    Cork" -> "I'm originally from Cork". Only keyed rule facts are taken from them.
+    """
+    if sentence.question or sentence.conditional:
+        return []
+    if sentence.subjectless:
+        text = sentence.text.strip()
+        if sentence.first_tag in ("JJ", "RB", "IN"):
+            return [f"I'm {text[:1].lower()}{text[1:]}"]
+        if re.match(r"(?:live|work|living|working)\s+(?:in|at|as|for)\b", text, re.IGNORECASE):
+            return [f"I {text[:1].lower()}{text[1:]}"]
+        return []
+    readings = []
+    for clause in sentence.clauses:
+        if not _settled(clause) or clause.reported:
+            continue
+        if clause.subject_head in ("i", "we"):
+            readings.append(clause.text)
+        elif clause.lemma == "be" and clause.complement.lower().startswith("my ") and clause.subject:
+            readings.append(f"{clause.complement} is {clause.subject}")
+    return readings
+
+
+# Past-tense verbs that report a lasting change ("I moved to Lisbon", "I started my own store").
+LASTING_CHANGE = set("move relocate grow bear marry become adopt retire quit leave lose start begin take join switch "
+                     "convert graduate open".split())
+# What "I got ..." must be about to be lasting ("I got a temp job", "we got another cat"), not "I got some offers".
+_LASTING_GETS = RELATIVES | {"job", "position", "degree", "diploma", "license", "licence", "married", "engaged",
+                             "divorced", "cat", "dog"}
+# Progressive forms of a project or role the user carries on ("I'm starting a dance studio"), unlike
+# "I'm currently reading ..." or "I'm having trouble ...".
+_ONGOING_PROJECTS = ONGOING | {"start", "run", "offer", "build", "create", "open", "volunteer", "mentor", "coach",
+                               "expand", "prep", "prepare", "develop", "grow"}
+_NOT_ABOUT_ANYONE = {"it", "that", "this", "there", "everyone", "everything", "something", "what", "which", "who"}
+
+
+def doubtful(clause: Clause) -> bool:
+    """Whether a rule's loose fact read from this clause is a one-off, a hedge or not about the user.
+
+    Looser than what ``clause_facts`` proposes: the rules' own loose facts keep the
+    benefit of the doubt unless the parse shows the user's past event ("I found a
+    great piece for my store"), a modal, or a subject like "it".
+    """
+    if clause.modal and not ("can" in clause.aux and clause.negated):  # "I can't stand ..." is a taste
+        return True
+    mine = clause.subject_head in ("i", "we")
+    if mine and clause.tag == "VBD" and "have" not in clause.aux and clause.lemma not in LASTING_CHANGE:
+        return not (clause.lemma == "get" and set(clause.objects + tuple(clause.text.lower().split())) & _LASTING_GETS)
+    if mine and clause.tag == "VBG" and clause.aux == ("be",) and clause.lemma not in _ONGOING_PROJECTS:
+        return True
+    if clause.subject_head in RELATIVES and clause.lemma == "be" and not _lasting_complement(clause.complement):
+        return True  # "my kids are so excited": a passing state of a relation
+    return clause.subject_head in _NOT_ABOUT_ANYONE
+
+
+def uncertain(sentence: Sentence) -> bool:
+    """A sentence that asks or supposes: nothing in it is a fact, whatever a rule matched."""
+    return sentence.question or sentence.conditional
+
+
+def _settled(clause: Clause) -> bool:
+    """Not hedged, not negated, not subordinate to a condition, not a one-off in time."""
+    return not (clause.modal or clause.negated or clause.marker in _CONDITIONAL_MARKS
+                or TRANSIENT.search(clause.text) or CLAUSE_TRAP.search(clause.text))
+
+
+def _self_fact(clause: Clause) -> CandidateFact | None:
+    head = clause.subject_head
+    dropped = not clause.subject and clause.dep == "ROOT" and clause.lemma in ("live", "work") and bool(clause.objects)
+    if not (head in ("i", "we") or dropped) or not _settled(clause):
+        return None
+    category = _self_category(clause)
+    if category is None:
+        return None
+    text = clause.text if not dropped else "I " + clause.text[:1].lower() + clause.text[1:]
+    if head == "we":
+        text = "I say " + text[:1].lower() + text[1:]
+    return CandidateFact(text=third_person(text), category=category, value=clause.text, importance=5)
+
+
+def _self_category(clause: Clause) -> str | None:
+    """The category of a lasting first-person clause, or None when it is not one."""
+    if clause.lemma in ("have", "own"):
+        named = re.search(r"\b(?:called|named)\b", clause.text)
+        return "family" if _settled_present(clause) and (named or set(clause.objects) & RELATIVES) else None
+    if clause.lemma == "be":
+        into = clause.tag in ("VBP", "VBZ") and not clause.aux and "into" in clause.text.lower().split()
+        return "preference" if into and _real_objects(clause) else None
+    category = SELF_VERBS.get(clause.lemma)
+    if category is None or clause.has_clausal_object:
+        return None
+    if not _lasting_aspect(clause):
+        return None
+    objects = _real_objects(clause)
+    if not objects and not (clause.lemma in INTRANSITIVE and _FREQUENCY.search(clause.text)):
+        return None
+    if category == "preference" and (DEICTIC_OBJECT.match(_after_verb(clause)) or in_view(_after_verb(clause))):
+        return None
+    return category
+
+
+def _lasting_aspect(clause: Clause) -> bool:
+    """Present simple, an ongoing state, or a duration up to now; never a past event."""
+    if clause.tag in ("VBP", "VBZ"):
+        return not clause.aux
+    if clause.tag == "VB":
+        return clause.aux in ((), ("do",)) and clause.dep == "ROOT" and not clause.subject == ""
+    if clause.tag == "VBG" and "be" in clause.aux:
+        return clause.lemma in ONGOING or "have" in clause.aux and bool(re.search(r"\b(?:for|since)\b", clause.text))
+    if clause.tag == "VBN" and "have" in clause.aux:
+        return bool(re.search(r"\b(?:for|since)\b", clause.text))
+    return False
+
+
+def _settled_present(clause: Clause) -> bool:
+    return clause.tag in ("VBP", "VBZ") and not clause.aux
+
+
+def _relation_fact(clause: Clause) -> CandidateFact | None:
+    """'My wife is a doctor', 'my parents live in Toronto': a fact about the user's relation."""
+    if clause.subject_head not in RELATIVES or clause.lemma not in RELATION_VERBS or not _settled(clause):
+        return None
+    present = clause.tag in ("VBP", "VBZ") or clause.tag == "VBN" and clause.lemma in ("call", "name") or (
+        clause.lemma == "turn" and any(o[:1].isdigit() for o in clause.objects))  # "my daughter just turned 9"
+    if not present or not _real_objects(clause):
+        return None
+    if clause.lemma == "be" and not _lasting_complement(clause.complement):
+        return None  # "my sister is sick" is a state; "my wife is a doctor", "my kids are 12" last
+    return CandidateFact(text=third_person(clause.text), category="family", value=clause.text, importance=5)
+
+
+def in_view(obj: str) -> bool:
+    """'the self-acceptance theme', 'all the yellow leaves': a particular thing in view, not a lasting taste."""
+    return bool(re.match(r"(?:\w+ )?(?:all )?(?:the|these|those|this|that|your|his|her|their) ", obj.lower()))
+
+
+def _lasting_complement(complement: str) -> bool:
+    """'a doctor', '12', 'Turkish' describe a relation lastingly; 'so excited', 'sick' do not."""
+    return bool(re.match(r"(?:an?|the|\d+)\b|[A-Z]", complement))
+
+
+def _real_objects(clause: Clause) -> list[str]:
+    return [o for o in clause.objects if o not in _EMPTY_OBJECTS and o.isalnum() or o[:1].isdigit()]
+
+
+def _after_verb(clause: Clause) -> str:
+    """The clause's words after its subject and verb (roughly: its complement)."""
+    words = clause.text.split()
+    skip = 2 if clause.subject else 1
+    return " ".join(words[skip:])
