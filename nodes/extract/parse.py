@@ -48,6 +48,7 @@ class Clause:
     tag: str  # the head's Penn tag: VBD past, VBP/VBZ present, VBG, VB ...
     subject: str  # the subject's words, "" when dropped ("Work as an accountant")
     subject_head: str  # the subject's head word, lower case ("i", "we", "husband")
+    subject_tag: str  # the subject head's tag ("VBG" for "Painting helps me ...")
     subject_poss: str  # the subject's possessor, lower case ("my" in "my husband")
     aux: tuple[str, ...]  # auxiliaries' lemmas, modals included ("be", "have", "would")
     modal: bool
@@ -120,6 +121,7 @@ def _clause(head: Any, heads: list[Any]) -> Clause:
         tag=head.tag_,
         subject=subj.text if subj is not None else "",
         subject_head=subj.lower_ if subj is not None else "",
+        subject_tag=subj.tag_ if subj is not None else "",
         subject_poss=poss,
         aux=tuple(a.lemma_.lower() for a in aux),
         modal=any(a.tag_ == "MD" for a in aux),

@@ -55,6 +55,7 @@ _CONDITIONAL_MARKS = {"if", "unless", "when", "whenever", "once", "until", "whet
 _EMPTY_OBJECTS = {"it", "that", "this", "these", "those", "you", "them", "they", "him", "her", "he", "she", "we",
                   "us", "me", "myself", "what", "thing", "things",
                   "stuff", "one", "something", "anything", "everything", "idea", "time"}
+_DURATION = re.compile(r"\b(?:for|since|lately|recently)\b", re.IGNORECASE)  # "I've been learning X for a year"
 _FREQUENCY = re.compile(r"\b(?:a lot|every \w+|each \w+|daily|weekly|regularly|often|usually|always|most \w+|"
                         r"on (?:weekends|\w+days)|(?:once|twice|\w+ times) a \w+)\b", re.IGNORECASE)
 
@@ -67,7 +68,10 @@ def clause_facts(sentence: Sentence) -> list[CandidateFact]:
     for clause in sentence.clauses:
         if clause.reported:
             continue
-        fact = _relation_fact(clause) if clause.subject_poss == "my" else _self_fact(clause)
+        if clause.subject_poss == "my":
+            fact = _relation_fact(clause)
+        else:
+            fact = _self_fact(clause) or _described_fact(clause)
         if fact is not None:
             facts.append(fact)
     return facts
@@ -157,6 +161,29 @@ def _self_fact(clause: Clause) -> CandidateFact | None:
     return CandidateFact(text=third_person(text), category=category, value=clause.text, importance=5)
 
 
+# Verbs by which a pastime says what it does for the user: "Painting helps me explore my identity".
+_DOES_FOR_ME = {"help", "make", "keep", "let", "bring", "give", "calm", "relax", "ground", "inspire", "motivate"}
+
+
+def _described_fact(clause: Clause) -> CandidateFact | None:
+    """A pastime or thing described by what it is or does for the user, in the present.
+
+    "Pottery is a huge part of my life", "Dance is my stress fix", "Painting helps
+    me explore who I am": the subject is a thing or an activity, not a person,
+    and the clause ties it to the user ("my ...", "me").
+    """
+    if not clause.subject or clause.subject_tag not in ("NN", "NNS", "NNP", "VBG") or clause.subject_head in RELATIVES:
+        return None
+    if clause.tag not in ("VBZ", "VBP") or clause.aux or not _settled(clause) or clause.reported:
+        return None
+    words = clause.text.lower().split()
+    if clause.lemma == "be" and re.search(r"\bmy\b", clause.complement.lower()) and not in_view(clause.subject):
+        return CandidateFact(text=third_person(clause.text), category="preference", value=clause.text)
+    if clause.lemma in _DOES_FOR_ME and ("me" in words or "my" in words):
+        return CandidateFact(text=third_person(clause.text), category="activity", value=clause.text)
+    return None
+
+
 def _self_category(clause: Clause) -> str | None:
     """The category of a lasting first-person clause, or None when it is not one."""
     if clause.lemma in ("have", "own"):
@@ -185,9 +212,9 @@ def _lasting_aspect(clause: Clause) -> bool:
     if clause.tag == "VB":
         return clause.aux in ((), ("do",)) and clause.dep == "ROOT" and not clause.subject == ""
     if clause.tag == "VBG" and "be" in clause.aux:
-        return clause.lemma in ONGOING or "have" in clause.aux and bool(re.search(r"\b(?:for|since)\b", clause.text))
+        return clause.lemma in ONGOING or "have" in clause.aux and bool(_DURATION.search(clause.text))
     if clause.tag == "VBN" and "have" in clause.aux:
-        return bool(re.search(r"\b(?:for|since)\b", clause.text))
+        return bool(_DURATION.search(clause.text))
     return False
 
 
