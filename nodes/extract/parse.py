@@ -71,7 +71,7 @@ class Sentence:
     conditional: bool  # an "if"/"unless"/"suppose" frame anywhere in the sentence
     subjectless: bool  # no clause has a subject: a chat fragment ("originally from Cork")
     first_tag: str  # the first word's tag, to read a fragment ("JJ" for "allergic to ...")
-    verbs: frozenset[str]  # the words the parse reads as verbs, lower case ("love" in "I love jazz", not in "my love of")
+    verbs: frozenset[str]  # words read as verbs, lower case ("love" in "I love jazz", not in "my love of")
 
 
 def parse(text: str) -> Sentence | None:
@@ -109,16 +109,15 @@ def _clause(head: Any, heads: list[Any]) -> Clause:
         words.pop()
     while words and (words[0].is_punct or words[0].dep_ in ("cc", "mark", "intj")):
         words.pop(0)
-    objects = tuple(
-        g.lemma_.lower() for c in kids for g in ([c] if c.dep_ != "prep" else [x for x in c.children if x.dep_ == "pobj"])
-        if g.dep_ in ("dobj", "attr", "acomp", "pobj", "oprd", "npadvmod"))
+    flat = [g for c in kids for g in ([c] if c.dep_ != "prep" else [x for x in c.children if x.dep_ == "pobj"])]
+    objects = tuple(g.lemma_.lower() for g in flat if g.dep_ in ("dobj", "attr", "acomp", "pobj", "oprd", "npadvmod"))
     marker = next((c.lower_ for c in kids if c.dep_ == "mark"), "")
     attr = next((c for c in kids if c.dep_ in ("attr", "acomp")), None)
     complement = "".join(t.text_with_ws for t in attr.subtree).strip() if attr is not None else ""
     return Clause(
         text="".join(t.text_with_ws for t in words).strip(),
         lemma=head.lemma_.lower(),
-        tag=head.tag_,
+        tag=_tense_tag(head),
         subject=subj.text if subj is not None else "",
         subject_head=subj.lower_ if subj is not None else "",
         subject_tag=subj.tag_ if subj is not None else "",
@@ -133,6 +132,18 @@ def _clause(head: Any, heads: list[Any]) -> Clause:
         dep=head.dep_,
         reported=head.dep_ == "ccomp" and head.head.lemma_ in _SAYING,
     )
+
+
+def _tense_tag(head: Any) -> str:
+    """The head's tag, reading a base form tagged past ("I brew", "I knit") as present.
+
+    The small model tags some rare verbs' base forms VBD; a true past tense of a
+    regular verb differs from its lemma. Forms that are the same in both tenses
+    ("I read") are read as present: a one-off needs a time word, which vetoes it.
+    """
+    if head.tag_ == "VBD" and head.lower_ == head.lemma_.lower():
+        return "VBP"
+    return str(head.tag_)
 
 
 def _under(token: Any, head: Any, others: set[int]) -> bool:

@@ -114,6 +114,9 @@ _LASTING_GETS = RELATIVES | {"job", "position", "degree", "diploma", "license", 
 # "I'm currently reading ..." or "I'm having trouble ...".
 _ONGOING_PROJECTS = ONGOING | {"start", "run", "offer", "build", "create", "open", "volunteer", "mentor", "coach",
                                "expand", "prep", "prepare", "develop", "grow"}
+# People who are not the user's relations: what they do is not the user's fact ("my boss is a micromanager").
+OTHER_PEOPLE = set("neighbour neighbor friend friends boss colleague colleagues coworker coworkers roommate flatmate "
+                   "housemate landlord landlady teacher doctor therapist manager classmate classmates".split())
 _NOT_ABOUT_ANYONE = {"it", "that", "this", "there", "everyone", "everything", "something", "what", "which", "who"}
 
 
@@ -133,7 +136,7 @@ def doubtful(clause: Clause) -> bool:
         return True
     if clause.subject_head in RELATIVES and clause.lemma == "be" and not _lasting_complement(clause.complement):
         return True  # "my kids are so excited": a passing state of a relation
-    return clause.subject_head in _NOT_ABOUT_ANYONE
+    return clause.subject_head in _NOT_ABOUT_ANYONE or clause.subject_head in OTHER_PEOPLE
 
 
 def uncertain(sentence: Sentence) -> bool:
