@@ -64,5 +64,5 @@ def _covers(old: CandidateFact, new: CandidateFact) -> bool:
 
 def _cased(sentence: str) -> str:
     """Chat's lower-case 'i' and 'im', and a dropped subject before "been", confuse the parser."""
-    sentence = re.sub(r"^been\b", "I've been", sentence.strip(), flags=re.IGNORECASE)
+    sentence = re.sub(r"^been\b", "I have been", sentence.strip(), flags=re.IGNORECASE)
     return re.sub(r"\bi\b", "I", re.sub(r"\bim\b", "I'm", sentence))

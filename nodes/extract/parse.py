@@ -44,6 +44,7 @@ class Clause:
     """One predicate of a sentence and what the parse says about it."""
 
     text: str  # the clause's own words, subordinate clauses removed
+    full_text: str  # the clause with everything it governs ("Painting helps me explore my identity")
     lemma: str  # the head verb's lemma ("be" for "I'm a nurse")
     tag: str  # the head's Penn tag: VBD past, VBP/VBZ present, VBG, VB ...
     subject: str  # the subject's words, "" when dropped ("Work as an accountant")
@@ -116,6 +117,7 @@ def _clause(head: Any, heads: list[Any]) -> Clause:
     complement = "".join(t.text_with_ws for t in attr.subtree).strip() if attr is not None else ""
     return Clause(
         text="".join(t.text_with_ws for t in words).strip(),
+        full_text="".join(t.text_with_ws for t in head.subtree).strip(" ,.!"),
         lemma=head.lemma_.lower(),
         tag=_tense_tag(head),
         subject=subj.text if subj is not None else "",

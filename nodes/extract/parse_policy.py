@@ -98,7 +98,7 @@ def rule_readings(sentence: Sentence) -> list[str]:
         if not _settled(clause) or clause.reported:
             continue
         if clause.subject_head in ("i", "we"):
-            readings.append(clause.text)
+            readings.extend(dict.fromkeys([clause.text, clause.text.split(",")[0]]))  # "I'm vegan, no dairy"
         elif clause.lemma == "be" and clause.complement.lower().startswith("my ") and clause.subject:
             readings.append(f"{clause.complement} is {clause.subject}")
     return readings
@@ -179,19 +179,23 @@ def _described_fact(clause: Clause) -> CandidateFact | None:
         return None
     if clause.tag not in ("VBZ", "VBP") or clause.aux or not _settled(clause) or clause.reported:
         return None
-    words = clause.text.lower().split()
-    if clause.lemma == "be" and re.search(r"\bmy\b", clause.complement.lower()) and not in_view(clause.subject):
+    if in_view(clause.text):
+        return None  # "The colours make me feel calm": something in view, not a pastime
+    if clause.lemma == "be" and re.search(r"\bmy\b", clause.complement.lower()):
         return CandidateFact(text=third_person(clause.text), category="preference", value=clause.text)
-    if clause.lemma in _DOES_FOR_ME and ("me" in words or "my" in words):
-        return CandidateFact(text=third_person(clause.text), category="activity", value=clause.text)
+    near = clause.full_text.lower().split()[:4]
+    if clause.lemma in _DOES_FOR_ME and ("me" in near or "my" in near) and not TRANSIENT.search(clause.full_text):
+        return CandidateFact(text=third_person(clause.full_text), category="activity", value=clause.full_text)
     return None
 
 
 def _self_category(clause: Clause) -> str | None:
     """The category of a lasting first-person clause, or None when it is not one."""
-    if clause.lemma in ("have", "own"):
+    have_got = clause.lemma == "get" and clause.tag == "VBN" and clause.aux == ("have",)  # "we've got a pup"
+    if clause.lemma in ("have", "own") or have_got:
         named = re.search(r"\b(?:called|named)\b", clause.text)
-        return "family" if _settled_present(clause) and (named or set(clause.objects) & RELATIVES) else None
+        present = _settled_present(clause) or have_got
+        return "family" if present and (named or set(clause.objects) & RELATIVES) else None
     if clause.lemma == "be":
         into = clause.tag in ("VBP", "VBZ") and not clause.aux and "into" in clause.text.lower().split()
         return "preference" if into and _real_objects(clause) else None
