@@ -207,6 +207,8 @@ def _self_category(clause: Clause) -> str | None:
     objects = _real_objects(clause)
     if not objects and not (clause.lemma in INTRANSITIVE and _FREQUENCY.search(clause.text)):
         return None
+    if clause.lemma in ("go", "do") and not _FREQUENCY.search(clause.text):
+        return None  # "I go by my middle name", "I do my best"; "I go climbing twice a week" is a habit
     if category == "preference" and (DEICTIC_OBJECT.match(_after_verb(clause)) or in_view(_after_verb(clause))):
         return None
     return category
