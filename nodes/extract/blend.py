@@ -5,7 +5,8 @@ policy (``parse_policy.py``) recognises lasting statements by their grammar.
 Per sentence: a question or a supposition stores nothing, even where a rule
 matched ("If I lived in Paris ..."); the rules' facts are kept; each clause the
 parse finds lasting that no rule fact covers is added, keyed by the rules when
-they can read that clause alone ("fwiw I'm living in Porto" -> location),
+they can read that clause alone ("fwiw I'm living in Porto" -> location;
+the patterns only, not the loose disclosure cues),
 otherwise as the user's own words in the third person.
 """
 
@@ -31,7 +32,8 @@ def blend(sentence: str, rule_facts: Sequence[CandidateFact], rules: RuleReader)
         return []
     kept = [f for f in rule_facts if f.key is not None or f.explicit or not _doubtful(f, parsed)]
     for reading in rule_readings(parsed):
-        kept.extend(f for f in rules(reading) if f.key and not any(_covers(old, f) for old in kept))
+        read = [f for f in rules(reading) if f.key is not None or not _doubtful(f, parsed)]
+        kept.extend(f for f in read if not any(_covers(old, f) for old in kept))
     for fact in clause_facts(parsed):
         if any(_covers(old, fact) for old in kept):
             continue

@@ -56,6 +56,7 @@ _EMPTY_OBJECTS = {"it", "that", "this", "these", "those", "you", "them", "they",
                   "us", "me", "myself", "what", "thing", "things",
                   "stuff", "one", "something", "anything", "everything", "idea", "time"}
 _DURATION = re.compile(r"\b(?:for|since|lately|recently)\b", re.IGNORECASE)  # "I've been learning X for a year"
+_DURATION_PHRASE = re.compile(r"\s+(?:for|since)\b.*$", re.IGNORECASE)
 _FREQUENCY = re.compile(r"\b(?:a lot|every \w+|each \w+|daily|weekly|regularly|often|usually|always|most \w+|"
                         r"on (?:weekends|\w+days)|(?:once|twice|\w+ times) a \w+)\b", re.IGNORECASE)
 
@@ -88,7 +89,7 @@ def rule_readings(sentence: Sentence) -> list[str]:
         return []
     if sentence.subjectless:
         text = sentence.text.strip()
-        if sentence.first_tag in ("JJ", "RB", "IN"):
+        if sentence.first_tag in ("JJ", "RB", "IN", "NN", "CD"):
             return [f"I'm {text[:1].lower()}{text[1:]}"]
         if re.match(r"(?:live|work|living|working)\s+(?:in|at|as|for)\b", text, re.IGNORECASE):
             return [f"I {text[:1].lower()}{text[1:]}"]
@@ -98,7 +99,7 @@ def rule_readings(sentence: Sentence) -> list[str]:
         if not _settled(clause) or clause.reported:
             continue
         if clause.subject_head in ("i", "we"):
-            readings.extend(dict.fromkeys([clause.text, clause.text.split(",")[0]]))  # "I'm vegan, no dairy"
+            readings.extend(_first_person_readings(clause))
         elif clause.lemma == "be" and clause.complement.lower().startswith("my ") and clause.subject:
             readings.append(f"{clause.complement} is {clause.subject}")
     return readings
@@ -137,6 +138,37 @@ def doubtful(clause: Clause) -> bool:
     if clause.subject_head in RELATIVES and clause.lemma == "be" and not _lasting_complement(clause.complement):
         return True  # "my kids are so excited": a passing state of a relation
     return clause.subject_head in _NOT_ABOUT_ANYONE or clause.subject_head in OTHER_PEOPLE
+
+
+_HEDGE_FREE = re.compile(r"\b(?:recently|currently|now|also|happily|still|just)\s+", re.IGNORECASE)
+
+
+def _first_person_readings(clause: Clause) -> list[str]:
+    """The clause as the slot patterns expect it: subject spelled out, one complement, present tense.
+
+    "moved to Vancouver" (subject shared with an earlier verb) -> "I moved to Vancouver";
+    "I'm 52 and recently widowed" -> "I'm widowed" (a participle sharing the copula);
+    "I'm vegan, no dairy" -> "I'm vegan"; "I'm 52 and recently widowed" -> "I'm widowed";
+    "I've lived in Seoul for six years" -> "I live in Seoul"; "I have been a nurse for 15 years"
+    -> "I'm a nurse".
+    """
+    text = clause.text
+    subject = clause.subject
+    readings = []
+    if not text.lower().startswith(subject.lower()):
+        if clause.dep == "conj" and clause.tag in ("VBN", "JJ") and not clause.aux and subject.lower() == "i":
+            readings.append(f"I'm {_HEDGE_FREE.sub('', text)}")  # "I'm 52 and recently widowed"
+        text = f"{subject} {text}"
+    readings += [text, text.split(",")[0]]
+    if clause.lemma == "be" and clause.tag in ("VBP", "VBZ") and " and " in clause.complement:  # "I'm tall and blond"
+        readings += [f"I'm {_HEDGE_FREE.sub('', part.strip())}" for part in clause.complement.split(" and ")]
+    if clause.tag == "VBN" and "have" in clause.aux and _DURATION_PHRASE.search(text):
+        present = "I'm" if clause.lemma == "be" and subject.lower() == "i" else f"{subject} {clause.lemma}"
+        rest = re.sub(r"^\w+(?:'ve|\s+have)\s+(?:always\s+)?(?:been\s+)?\w+\s*", "", text.split(",")[0])
+        if clause.lemma == "be":
+            rest = re.sub(r"^\w+(?:'ve|\s+have)\s+been\s*", "", text.split(",")[0])
+        readings.append(_DURATION_PHRASE.sub("", f"{present} {rest}").strip())
+    return list(dict.fromkeys(r for r in readings if r))
 
 
 def uncertain(sentence: Sentence) -> bool:
@@ -196,6 +228,8 @@ def _self_category(clause: Clause) -> str | None:
         named = re.search(r"\b(?:called|named)\b", clause.text)
         present = _settled_present(clause) or have_got
         return "family" if present and (named or set(clause.objects) & RELATIVES) else None
+    if clause.lemma == "be" and re.search(r"\b(?:fan|lover|enthusiast|buff|nerd|geek)\b", clause.complement):
+        return "preference" if clause.tag in ("VBP", "VBZ") and not clause.aux else None  # "a huge football fan"
     if clause.lemma == "be":
         into = clause.tag in ("VBP", "VBZ") and not clause.aux and "into" in clause.text.lower().split()
         return "preference" if into and _real_objects(clause) else None

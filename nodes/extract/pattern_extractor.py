@@ -99,7 +99,8 @@ class PatternFactExtractor:
     ) -> list[CandidateFact]:
         """Facts in one sentence. ``explicit`` marks text the user asked us to remember,
         which is stored even when no durable-statement pattern matches. ``parsed``
-        lets the dependency parse veto and complete the rules (``blend.py``).
+        lets the dependency parse veto and complete the rules (``blend.py``); without
+        it only the slot and statement patterns run, as on the parse's own clauses.
         """
         body, asked = _explicit_body(sentence.strip())
         if body is None:
@@ -114,7 +115,7 @@ class PatternFactExtractor:
             fact = _clause_fact(clause, explicit or asked)
             if fact is not None:
                 facts.append(fact)
-        if not facts and not (explicit or asked):
+        if not facts and not (explicit or asked) and parsed:
             loose = disclosure_fact(normalise(body))
             facts.extend([loose] if loose is not None else [])
         if parsed and not (explicit or asked):
