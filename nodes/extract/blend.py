@@ -19,6 +19,7 @@ from nodes.extract.base import CandidateFact
 from nodes.extract.grounding import content_words
 from nodes.extract.parse import Sentence, parse
 from nodes.extract.parse_policy import clause_facts, doubtful, in_view, rule_readings, uncertain
+from nodes.extract.voices import labelled_field
 
 RuleReader = Callable[[str], list[CandidateFact]]
 
@@ -31,10 +32,13 @@ def blend(sentence: str, rule_facts: Sequence[CandidateFact], rules: RuleReader)
     if uncertain(parsed):
         return []
     kept = [f for f in rule_facts if f.key is not None or f.explicit or not _doubtful(f, parsed)]
-    for reading in rule_readings(parsed):
+    field = labelled_field(sentence)
+    for reading in [field] if field else rule_readings(parsed):
         read = [f for f in rules(reading) if f.key is not None or not _doubtful(f, parsed)]
         kept.extend(f for f in read if not any(_covers(old, f) for old in kept))
-    for fact in clause_facts(parsed):
+    fragment = rule_readings(parsed) if parsed.subjectless else []
+    refreshed = [p for p in (parse(f) for f in fragment) if p is not None]  # "teaching English in Japan"
+    for fact in [f for p in [parsed, *refreshed] for f in clause_facts(p)]:
         if any(_covers(old, fact) for old in kept):
             continue
         keyed = [f for f in rules(fact.value or "") if f.key and not any(_covers(old, f) for old in kept)]

@@ -97,10 +97,12 @@ def parse(text: str) -> Sentence | None:
 
 def _clause(head: Any, heads: list[Any]) -> Clause:
     kids = list(head.children)
+    aux = [c for c in kids if c.dep_ in ("aux", "auxpass")]
     subj = next((c for c in kids if c.dep_ in _SUBJECT_DEPS), None)
+    if subj is None:  # the small model sometimes hangs the subject on the auxiliary ("I am married")
+        subj = next((g for a in aux for g in a.children if g.dep_ in _SUBJECT_DEPS), None)
     if subj is None and head.dep_ == "conj":
         subj = next((c for c in head.head.children if c.dep_ in _SUBJECT_DEPS), None)
-    aux = [c for c in kids if c.dep_ in ("aux", "auxpass")]
     if head.dep_ == "conj" and not aux:
         aux = [c for c in head.head.children if c.dep_ in ("aux", "auxpass") and c.tag_ == "MD"]
     poss = next((c.lower_ for c in subj.children if c.dep_ == "poss"), "") if subj is not None else ""

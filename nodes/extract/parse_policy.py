@@ -89,8 +89,8 @@ def rule_readings(sentence: Sentence) -> list[str]:
         return []
     if sentence.subjectless:
         text = sentence.text.strip()
-        if sentence.first_tag in ("JJ", "RB", "IN", "NN", "CD"):
-            return [f"I'm {text[:1].lower()}{text[1:]}"]
+        if sentence.first_tag in ("JJ", "RB", "IN", "NN", "CD", "VBG"):
+            return [f"I am {text[:1].lower()}{text[1:]}"]
         if re.match(r"(?:live|work|living|working)\s+(?:in|at|as|for)\b", text, re.IGNORECASE):
             return [f"I {text[:1].lower()}{text[1:]}"]
         return []
@@ -101,7 +101,7 @@ def rule_readings(sentence: Sentence) -> list[str]:
         if clause.subject_head in ("i", "we"):
             readings.extend(_first_person_readings(clause))
         elif clause.lemma == "be" and clause.complement.lower().startswith("my ") and clause.subject:
-            readings.append(f"{clause.complement} is {clause.subject}")
+            readings.append(f"{clause.complement.split(',')[0]} is {clause.subject}")
     return readings
 
 
@@ -113,7 +113,7 @@ _LASTING_GETS = RELATIVES | {"job", "position", "degree", "diploma", "license", 
                              "divorced", "cat", "dog"}
 # Progressive forms of a project or role the user carries on ("I'm starting a dance studio"), unlike
 # "I'm currently reading ..." or "I'm having trouble ...".
-_ONGOING_PROJECTS = ONGOING | {"start", "run", "offer", "build", "create", "open", "volunteer", "mentor", "coach",
+_ONGOING_PROJECTS = ONGOING | {"start", "offer", "build", "create", "open", "volunteer", "mentor", "coach",
                                "expand", "prep", "prepare", "develop", "grow"}
 # People who are not the user's relations: what they do is not the user's fact ("my boss is a micromanager").
 OTHER_PEOPLE = set("neighbour neighbor friend friends boss colleague colleagues coworker coworkers roommate flatmate "
@@ -140,6 +140,7 @@ def doubtful(clause: Clause) -> bool:
     return clause.subject_head in _NOT_ABOUT_ANYONE or clause.subject_head in OTHER_PEOPLE
 
 
+_MORE = re.compile(r",|\s+(?:so|because|but|and|with|since)\s+", re.IGNORECASE)
 _HEDGE_FREE = re.compile(r"\b(?:recently|currently|now|also|happily|still|just)\s+", re.IGNORECASE)
 
 
@@ -156,10 +157,10 @@ def _first_person_readings(clause: Clause) -> list[str]:
     subject = clause.subject
     readings = []
     if not text.lower().startswith(subject.lower()):
-        if clause.dep == "conj" and clause.tag in ("VBN", "JJ") and not clause.aux and subject.lower() == "i":
+        if clause.dep == "conj" and clause.tag in ("VBN", "JJ", "VBG") and not clause.aux and subject.lower() == "i":
             readings.append(f"I'm {_HEDGE_FREE.sub('', text)}")  # "I'm 52 and recently widowed"
         text = f"{subject} {text}"
-    readings += [text, text.split(",")[0]]
+    readings += [text, text.split(",")[0], _MORE.split(text)[0]]  # "I'm halal so no pork", "married with kids"
     if clause.lemma == "be" and clause.tag in ("VBP", "VBZ") and " and " in clause.complement:  # "I'm tall and blond"
         readings += [f"I'm {_HEDGE_FREE.sub('', part.strip())}" for part in clause.complement.split(" and ")]
     if clause.tag == "VBN" and "have" in clause.aux and _DURATION_PHRASE.search(text):

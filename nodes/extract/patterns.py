@@ -82,7 +82,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _r(r"^my time ?zone is (?P<v>.+)$", "location", key="timezone", template="The user's time zone is {v}.", cut=True),
     _r(r"^(?:i|we)(?: currently| now)? (?:live|reside)(?: together)? in (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
-    _r(r"^i'm (?:currently |now )?(?:living|based) in (?P<v>.+)$", "location", key="location",
+    _r(r"^(?:i'm|we're) (?:currently |now )?(?:living|based) in (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
     _r(r"^(?:i|we) (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
@@ -121,7 +121,8 @@ PATTERNS: tuple[Pattern, ...] = (
     _r(rf"^my (?P<v>{RELATIVES})(?: (?-i:[A-Z])[\w'-]+)?(?:'s name)? (?:is|are|'s|lives|works|loves|likes|has) "
        r"(?!(?:sick|ill|tired|sad|upset|angry|late|busy|away|here|home|asleep|hungry|coming|visiting|waiting|out|"
        r"not|being|going)\b).+$", "family"),
-    _r(r"^i'm (?:a |an )(?P<v>(?:proud )?(?:mom|mother|dad|father|parent|grandmother|grandfather|grandparent)\b.*)$",
+    _r(r"^i'm (?:a |an )(?P<v>(?:proud |single |working |stay-at-home )?"
+       r"(?:mom|mother|dad|father|parent|grandmother|grandfather|grandparent)\b.*)$",
        "family"),
     _r(r"^i (?:don't|never) (?P<v>eat|drink) (?P<o>.+)$", "diet"),
     _r(rf"^i (?:really |absolutely |generally |also |just |much )?(?P<v>(?:{PREFERENCES}) (?P<o>.+))$", "preference"),
