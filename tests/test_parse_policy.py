@@ -124,3 +124,14 @@ def test_clauses_carry_what_the_policy_reads() -> None:
     assert clause.negated and clause.subject_head == "we" and clause.lemma == "eat"
     clause = parsed("My aunt teaches piano").clauses[0]
     assert clause.subject_poss == "my" and clause.subject_head == "aunt" and clause.tag == "VBZ"
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("Job: quantity surveyor", "occupation"),
+    ("allergies: latex", "allergies"),
+    ("I'm 61 and happily married", "relationship_status"),
+    ("I've lived in Reykjavik for a decade", "location"),
+    ("I'm kosher so nothing with shellfish", "diet"),
+])
+def test_chat_forms_reach_the_slot_patterns(text: str, key: str) -> None:
+    assert key in {k for _, k, _ in facts(text)}
