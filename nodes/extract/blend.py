@@ -33,9 +33,12 @@ def blend(sentence: str, rule_facts: Sequence[CandidateFact], rules: RuleReader)
         return []
     kept = [f for f in rule_facts if f.key is not None or f.explicit or not _doubtful(f, parsed)]
     field = labelled_field(sentence)
-    for reading in [field] if field else rule_readings(parsed):
-        read = [f for f in rules(reading) if f.key is not None or not _doubtful(f, parsed)]
-        kept.extend(f for f in read if not any(_covers(old, f) for old in kept))
+    for reading in [*([field] if field else []), *rule_readings(parsed)]:
+        for fact in (f for f in rules(reading) if f.key is not None or not _doubtful(f, parsed)):
+            if fact.key is not None:  # a slot beats the loose fact that said the same ("a low FODMAP diet")
+                kept = [old for old in kept if old.key is not None or old.explicit or not _covers(old, fact)]
+            if not any(_covers(old, fact) for old in kept):
+                kept.append(fact)
     fragment = rule_readings(parsed) if parsed.subjectless else []
     refreshed = [p for p in (parse(f) for f in fragment) if p is not None]  # "teaching English in Japan"
     for fact in [f for p in [parsed, *refreshed] for f in clause_facts(p)]:

@@ -56,6 +56,7 @@ _EMPTY_OBJECTS = {"it", "that", "this", "these", "those", "you", "them", "they",
                   "us", "me", "myself", "what", "thing", "things",
                   "stuff", "one", "something", "anything", "everything", "idea", "time"}
 _DURATION = re.compile(r"\b(?:for|since|lately|recently)\b", re.IGNORECASE)  # "I've been learning X for a year"
+_NATIONALITY = r"(?-i:[A-Z])[a-z]+(?:ish|ian|ese|an|ch|i)"
 _DURATION_PHRASE = re.compile(r"\s+(?:for|since)\b.*$", re.IGNORECASE)
 _FREQUENCY = re.compile(r"\b(?:a lot|every \w+|each \w+|daily|weekly|regularly|often|usually|always|most \w+|"
                         r"on (?:weekends|\w+days)|(?:once|twice|\w+ times) a \w+)\b", re.IGNORECASE)
@@ -140,7 +141,7 @@ def doubtful(clause: Clause) -> bool:
     return clause.subject_head in _NOT_ABOUT_ANYONE or clause.subject_head in OTHER_PEOPLE
 
 
-_MORE = re.compile(r",|\s+(?:so|because|but|and|with|since)\s+", re.IGNORECASE)
+_MORE = re.compile(r",|\s+(?:so|because|but|and|with|since|for)\s+", re.IGNORECASE)
 _HEDGE_FREE = re.compile(r"\b(?:recently|currently|now|also|happily|still|just)\s+", re.IGNORECASE)
 
 
@@ -153,7 +154,7 @@ def _first_person_readings(clause: Clause) -> list[str]:
     "I've lived in Seoul for six years" -> "I live in Seoul"; "I have been a nurse for 15 years"
     -> "I'm a nurse".
     """
-    text = clause.text
+    text = clause.text.rsplit(": ", 1)[-1]  # "quick context: I'm a chemistry teacher"
     subject = clause.subject
     readings = []
     if not text.lower().startswith(subject.lower()):
@@ -216,8 +217,8 @@ def _described_fact(clause: Clause) -> CandidateFact | None:
         return None  # "The colours make me feel calm": something in view, not a pastime
     if clause.lemma == "be" and re.search(r"\bmy\b", clause.complement.lower()):
         return CandidateFact(text=third_person(clause.text), category="preference", value=clause.text)
-    near = clause.full_text.lower().split()[:4]
-    if clause.lemma in _DOES_FOR_ME and ("me" in near or "my" in near) and not TRANSIENT.search(clause.full_text):
+    mine = {"me", "my"} & set(re.findall(r"\w+", clause.full_text.lower()))
+    if clause.lemma in _DOES_FOR_ME and mine and not TRANSIENT.search(clause.full_text):
         return CandidateFact(text=third_person(clause.full_text), category="activity", value=clause.full_text)
     return None
 
@@ -231,6 +232,8 @@ def _self_category(clause: Clause) -> str | None:
         return "family" if present and (named or set(clause.objects) & RELATIVES) else None
     if clause.lemma == "be" and re.search(r"\b(?:fan|lover|enthusiast|buff|nerd|geek)\b", clause.complement):
         return "preference" if clause.tag in ("VBP", "VBZ") and not clause.aux else None  # "a huge football fan"
+    if clause.lemma == "be" and re.fullmatch(_NATIONALITY, clause.complement) and not clause.aux:
+        return "identity"  # "I'm Norwegian"
     if clause.lemma == "be":
         into = clause.tag in ("VBP", "VBZ") and not clause.aux and "into" in clause.text.lower().split()
         return "preference" if into and _real_objects(clause) else None
@@ -274,7 +277,8 @@ def _relation_fact(clause: Clause) -> CandidateFact | None:
         clause.lemma == "turn" and any(o[:1].isdigit() for o in clause.objects))  # "my daughter just turned 9"
     if not present or not _real_objects(clause):
         return None
-    if clause.lemma == "be" and not _lasting_complement(clause.complement):
+    origin = re.match(r"(?:originally )?(?:from|in) (?-i:[A-Z])", _after_verb(clause))  # "my wife is from Kenya"
+    if clause.lemma == "be" and not (_lasting_complement(clause.complement) or origin):
         return None  # "my sister is sick" is a state; "my wife is a doctor", "my kids are 12" last
     return CandidateFact(text=third_person(clause.text), category="family", value=clause.text, importance=5)
 
@@ -294,7 +298,7 @@ def _real_objects(clause: Clause) -> list[str]:
 
 
 def _after_verb(clause: Clause) -> str:
-    """The clause's words after its subject and verb (roughly: its complement)."""
-    words = clause.text.split()
-    skip = 2 if clause.subject else 1
-    return " ".join(words[skip:])
+    """The clause's words after its verb (roughly: its complement)."""
+    forms = r"(?:is|are|am|was|were|'s|'m|'re)" if clause.lemma == "be" else re.escape(clause.lemma[:4]) + r"\w*"
+    parts = re.split(rf"\b{forms}\b", clause.text, maxsplit=1, flags=re.IGNORECASE)
+    return parts[-1].strip() if len(parts) > 1 else " ".join(clause.text.split()[2:])

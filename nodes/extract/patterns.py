@@ -102,7 +102,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _r(rf"^i'm a native (?P<v>{LANGUAGES}) speaker$", "language", key="language"),
     _r(r"^(?:i work as|i'm working as|i'm employed as|my job is|my profession is) (?:(?:a|an) )?(?P<v>.+)$", "work",
        key="occupation", template="The user works as {a_v}.", cut=True),
-    _r(rf"^i'm (?:a|an) (?P<v>(?:[\w-]+ ){{0,2}}(?:{OCCUPATIONS}))(?: (?:at|in|for|by|from) .*|,.*)?$", "work",
+    _r(rf"^i'm (?:a|an) (?P<v>(?:[\w-]+ ){{0,3}}(?:{OCCUPATIONS}))(?: (?:at|in|for|by|from) .*|,.*)?$", "work",
        key="occupation", template="The user is {a_v}."),
     _r(r"^i'm (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))$", "work",
        key="occupation", template="The user is {v}."),
@@ -124,7 +124,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _r(r"^i'm (?:a |an )(?P<v>(?:proud |single |working |stay-at-home )?"
        r"(?:mom|mother|dad|father|parent|grandmother|grandfather|grandparent)\b.*)$",
        "family"),
-    _r(r"^i (?:don't|never) (?P<v>eat|drink) (?P<o>.+)$", "diet"),
+    _r(r"^i (?:don't|never|can't|cannot) (?P<v>eat|drink) (?P<o>.+)$", "diet"),
     _r(rf"^i (?:really |absolutely |generally |also |just |much )?(?P<v>(?:{PREFERENCES}) (?P<o>.+))$", "preference"),
     _r(r"^i'm (?P<v>(?:a (?:huge |big )?fan of|into|passionate about|obsessed with) (?P<o>.+))$", "preference"),
     _r(r"^i (?P<v>(?:usually|always|often|normally|typically|regularly|never|rarely|mostly) (?P<o>.+))$", "habit"),

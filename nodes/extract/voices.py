@@ -80,12 +80,19 @@ _FIELDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+_PRONOUNS = re.compile(r"\bpronouns:?\s+(?P<v>\w+/\w+(?:/\w+)?)", _I)  # "I'm trans, pronouns she/her"
+_AS_A = re.compile(r"^as an? (?P<v>[\w -]+?),\s", _I)  # "As a vegetarian, I never eat gelatin"
+
+
 def labelled_field(sentence: str) -> str | None:
     """'Allergies: penicillin and bee stings' -> "I'm allergic to penicillin and bee stings"."""
     for pattern, template in _FIELDS:
         m = pattern.match(sentence)
         if m:
             return template.format(v=m["v"].strip().rstrip(".!"))
+    m = _PRONOUNS.search(sentence) or _AS_A.match(sentence)
+    if m:
+        return f"my pronouns are {m['v']}" if m.re is _PRONOUNS else f"I'm a {m['v']}"
     return None
 
 
