@@ -55,6 +55,7 @@ class Clause:
     modal: bool
     negated: bool
     marker: str  # a subordinating word on the clause ("if", "when", "because"), lower case
+    complement_tag: str  # the attribute's tag ("NNS" for "retired teachers", "JJ" for "so excited")
     complement: str  # the words of the attribute ("my native language" in "Dutch is my native language")
     objects: tuple[str, ...]  # the lemmas of direct objects, attributes, complements and prepositions' objects
     has_clausal_object: bool  # "I love how ...", "I think that ..." (not "I love baking")
@@ -131,6 +132,7 @@ def _clause(head: Any, heads: list[Any]) -> Clause:
         negated=any(c.dep_ == "neg" for c in kids),
         marker=marker,
         complement=complement,
+        complement_tag=attr.tag_ if attr is not None else "",
         objects=objects,
         has_clausal_object=any(c.dep_ == "ccomp" for c in kids),
         dep=head.dep_,

@@ -36,7 +36,8 @@ SELF_VERBS: dict[str, str] = {
     **dict.fromkeys(
         "play collect volunteer practise practice swim cycle hike climb knit crochet sew paint draw sing dance cook "
         "bake read write study learn train own ride drive follow support use attend garden meditate code program "
-        "surf ski skate fish foster raise grow brew lift box row jog run walk do go listen watch eat drink".split(),
+        "surf ski skate fish foster raise grow brew lift box row jog run walk do go listen watch eat drink "
+        "spend".split(),
         "activity"),
 }
 # Verbs that need no object to say something lasting ("I knit a lot", "I run every morning").
@@ -50,13 +51,14 @@ RELATIVES = set(
     "stepdaughter stepmom stepdad twins siblings sibling dog cat puppy kitten family in-laws".split()
 )
 RELATION_VERBS = {"be", "live", "work", "call", "name", "have", "study", "teach", "speak", "go", "play", "love",
-                  "own", "attend", "turn"}
+                  "own", "attend", "turn", "start", "move", "marry", "retire", "graduate"}
 _CONDITIONAL_MARKS = {"if", "unless", "when", "whenever", "once", "until", "whether", "once", "till"}
 _EMPTY_OBJECTS = {"it", "that", "this", "these", "those", "you", "them", "they", "him", "her", "he", "she", "we",
                   "us", "me", "myself", "what", "thing", "things",
                   "stuff", "one", "something", "anything", "everything", "idea", "time"}
 _DURATION = re.compile(r"\b(?:for|since|lately|recently)\b", re.IGNORECASE)  # "I've been learning X for a year"
-_NATIONALITY = r"(?-i:[A-Z])[a-z]+(?:ish|ian|ese|an|ch|i)"
+_NATIONALITY = (r"(?-i:[A-Z])[a-z]+(?:ish|ian|ese|an|ch|i)|(?i:muslim|christian|catholic|protestant|jewish|hindu|"
+                r"buddhist|sikh|atheist|agnostic|mormon|quaker)")
 _DURATION_PHRASE = re.compile(r"\s+(?:for|since)\b.*$", re.IGNORECASE)
 _FREQUENCY = re.compile(r"\b(?:a lot|every \w+|each \w+|daily|weekly|regularly|often|usually|always|most \w+|"
                         r"on (?:weekends|\w+days)|(?:once|twice|\w+ times) a \w+)\b", re.IGNORECASE)
@@ -136,7 +138,7 @@ def doubtful(clause: Clause) -> bool:
         return not (clause.lemma == "get" and set(clause.objects + tuple(clause.text.lower().split())) & _LASTING_GETS)
     if mine and clause.tag == "VBG" and clause.aux == ("be",) and clause.lemma not in _ONGOING_PROJECTS:
         return True
-    if clause.subject_head in RELATIVES and clause.lemma == "be" and not _lasting_complement(clause.complement):
+    if clause.subject_head in RELATIVES and clause.lemma == "be" and not _lasting_complement(clause):
         return True  # "my kids are so excited": a passing state of a relation
     return clause.subject_head in _NOT_ABOUT_ANYONE or clause.subject_head in OTHER_PEOPLE
 
@@ -211,8 +213,9 @@ def _described_fact(clause: Clause) -> CandidateFact | None:
     """
     if not clause.subject or clause.subject_tag not in ("NN", "NNS", "NNP", "VBG") or clause.subject_head in RELATIVES:
         return None
-    if clause.tag not in ("VBZ", "VBP") or clause.aux or not _settled(clause) or clause.reported:
-        return None
+    perfect = clause.tag == "VBN" and clause.aux == ("have",) and bool(_DURATION.search(clause.text))
+    if not (clause.tag in ("VBZ", "VBP") and not clause.aux or perfect) or not _settled(clause) or clause.reported:
+        return None  # present, or true up to now: "Photography has been my hobby since college"
     if in_view(clause.text):
         return None  # "The colours make me feel calm": something in view, not a pastime
     if clause.lemma == "be" and re.search(r"\bmy\b", clause.complement.lower()):
@@ -245,7 +248,7 @@ def _self_category(clause: Clause) -> str | None:
     objects = _real_objects(clause)
     if not objects and not (clause.lemma in INTRANSITIVE and _FREQUENCY.search(clause.text)):
         return None
-    if clause.lemma in ("go", "do") and not _FREQUENCY.search(clause.text):
+    if clause.lemma in ("go", "do", "spend") and not (_FREQUENCY.search(clause.text) or "have" in clause.aux):
         return None  # "I go by my middle name", "I do my best"; "I go climbing twice a week" is a habit
     if category == "preference" and (DEICTIC_OBJECT.match(_after_verb(clause)) or in_view(_after_verb(clause))):
         return None
@@ -274,11 +277,12 @@ def _relation_fact(clause: Clause) -> CandidateFact | None:
     if clause.subject_head not in RELATIVES or clause.lemma not in RELATION_VERBS or not _settled(clause):
         return None
     present = clause.tag in ("VBP", "VBZ") or clause.tag == "VBN" and clause.lemma in ("call", "name") or (
+        clause.tag == "VBD" and clause.lemma in LASTING_CHANGE) or (  # "my son started university"
         clause.lemma == "turn" and any(o[:1].isdigit() for o in clause.objects))  # "my daughter just turned 9"
     if not present or not _real_objects(clause):
         return None
     origin = re.match(r"(?:originally )?(?:from|in) (?-i:[A-Z])", _after_verb(clause))  # "my wife is from Kenya"
-    if clause.lemma == "be" and not (_lasting_complement(clause.complement) or origin):
+    if clause.lemma == "be" and not (_lasting_complement(clause) or origin):
         return None  # "my sister is sick" is a state; "my wife is a doctor", "my kids are 12" last
     return CandidateFact(text=third_person(clause.text), category="family", value=clause.text, importance=5)
 
@@ -288,9 +292,10 @@ def in_view(obj: str) -> bool:
     return bool(re.match(r"(?:\w+ )?(?:all )?(?:the|these|those|this|that|your|his|her|their) ", obj.lower()))
 
 
-def _lasting_complement(complement: str) -> bool:
-    """'a doctor', '12', 'Turkish' describe a relation lastingly; 'so excited', 'sick' do not."""
-    return bool(re.match(r"(?:an?|the|\d+)\b|[A-Z]", complement))
+def _lasting_complement(clause: Clause) -> bool:
+    """'a doctor', 'retired teachers', '12', 'Turkish' describe a relation lastingly; 'so excited', 'sick' do not."""
+    return clause.complement_tag in ("NN", "NNS", "NNP", "CD") or bool(
+        re.match(r"(?:an?|the|\d+)\b|[A-Z]", clause.complement))
 
 
 def _real_objects(clause: Clause) -> list[str]:

@@ -56,7 +56,8 @@ _CUT = re.compile(
 )
 _UNFINISHED = re.compile(r"\b(?:but|and|or|so|because)$", _I)
 _PLACE_KEYS = {"location", "hometown", "employer"}  # values must look like a place or workplace
-_TRAILING_FILLER = re.compile(r"(?:,?\s+(?:now|too|as well|these days|nowadays|again|though|actually))+$", _I)
+_TRAILING_FILLER = re.compile(
+    r"(?:,?\s+(?:now|too|as well|these days|nowadays|again|though|actually|btw|fyi|lol|haha|tbh))+$", _I)
 _TRAILING = re.compile(r"(?:\s+(?:now|too|anymore|as well|these days|nowadays))+$|[\s.,!;:]+$", _I)
 _NOT_NAMES = {
     "not", "a", "an", "the", "so", "very", "really", "just", "here", "back", "fine", "good", "ok", "okay",

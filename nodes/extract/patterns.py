@@ -113,7 +113,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _r(r"^my (?:favou?rite|fave) (?P<k>[a-z][a-z ]{0,30}?) (?:is|are) (?P<v>.+)$", "preference", importance=4),
     _r(rf"^i have (?P<v>{HEALTH})\b", "health", importance=8),
     _r(r"^i'm (?P<v>diabetic|colou?r ?blind|deaf|hard of hearing|blind|dyslexic|autistic|epileptic|asthmatic|"
-       r"(?:lactose|gluten|fructose)[- ]intolerant|left-handed|an? (?:early bird|night owl|morning person))$",
+       r"(?:lactose|gluten|fructose)[- ]intolerant|left[- ]handed|an? (?:early bird|night owl|morning person))$",
        "health", importance=7),
     _r(rf"^(?:i|we|my \w+ and i) (?:have|own) (?:a|an|one|two|three|four|five|\d+) "
        rf"(?:[\w-]+ ){{0,2}}(?P<v>{POSSESSIONS})\b",
