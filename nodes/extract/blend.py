@@ -60,7 +60,7 @@ def _doubtful(fact: CandidateFact, parsed: Sentence) -> bool:
     claim = set(content_words(fact.value or fact.text)[:2])  # the claim's head: its verb and first object
     scored = [(len(claim & set(content_words(c.text))), c) for c in parsed.clauses]
     best = max(scored, key=lambda pair: pair[0], default=(0, None))
-    return best[1] is not None and best[0] > 0 and doubtful(best[1])
+    return best[1] is not None and best[0] > 0 and doubtful(best[1], fact.category)
 
 
 def _covers(old: CandidateFact, new: CandidateFact) -> bool:

@@ -121,26 +121,29 @@ _ONGOING_PROJECTS = ONGOING | {"start", "offer", "build", "create", "open", "vol
 # People who are not the user's relations: what they do is not the user's fact ("my boss is a micromanager").
 OTHER_PEOPLE = set("neighbour neighbor friend friends boss colleague colleagues coworker coworkers roommate flatmate "
                    "housemate landlord landlady teacher doctor therapist manager classmate classmates".split())
-_NOT_ABOUT_ANYONE = {"it", "that", "this", "there", "everyone", "everything", "something", "what", "which", "who"}
 
 
-def doubtful(clause: Clause) -> bool:
+def doubtful(clause: Clause, category: str = "other") -> bool:
     """Whether a rule's loose fact read from this clause is a one-off, a hedge or not about the user.
 
     Looser than what ``clause_facts`` proposes: the rules' own loose facts keep the
     benefit of the doubt unless the parse shows the user's past event ("I found a
-    great piece for my store"), a modal, or a subject like "it".
+    great piece for my store") or a hedge ("I might ..."). An identity or a goal
+    names something lasting even in a past or ongoing clause ("I made it to show my
+    journey as a transgender woman"), so tense does not veto those.
     """
-    if clause.modal and not ("can" in clause.aux and clause.negated):  # "I can't stand ..." is a taste
+    if clause.modal and "can" not in clause.aux:  # an ability lasts: "I can't stand ...", "I can swim"
         return True
     mine = clause.subject_head in ("i", "we")
-    if mine and clause.tag == "VBD" and "have" not in clause.aux and clause.lemma not in LASTING_CHANGE:
+    timeless = category in ("identity", "goal")
+    past = clause.tag == "VBD" and "have" not in clause.aux and clause.lemma not in LASTING_CHANGE
+    if mine and not timeless and past:
         return not (clause.lemma == "get" and set(clause.objects + tuple(clause.text.lower().split())) & _LASTING_GETS)
-    if mine and clause.tag == "VBG" and clause.aux == ("be",) and clause.lemma not in _ONGOING_PROJECTS:
-        return True
+    if mine and not timeless and clause.tag == "VBG" and clause.aux == ("be",):
+        return clause.lemma not in _ONGOING_PROJECTS
     if clause.subject_head in RELATIVES and clause.lemma == "be" and not _lasting_complement(clause):
         return True  # "my kids are so excited": a passing state of a relation
-    return clause.subject_head in _NOT_ABOUT_ANYONE or clause.subject_head in OTHER_PEOPLE
+    return clause.subject_head in OTHER_PEOPLE
 
 
 _MORE = re.compile(r",|\s+(?:so|because|but|and|with|since|for)\s+", re.IGNORECASE)
