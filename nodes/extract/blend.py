@@ -18,7 +18,9 @@ from collections.abc import Callable, Sequence
 from nodes.extract.base import CandidateFact
 from nodes.extract.grounding import content_words
 from nodes.extract.parse import Sentence, parse
-from nodes.extract.parse_policy import clause_facts, doubtful, in_view, rule_readings, uncertain
+from nodes.extract.parse_policy import clause_facts, in_view
+from nodes.extract.parse_readings import rule_readings
+from nodes.extract.parse_veto import doubtful, uncertain
 from nodes.extract.voices import labelled_field
 
 RuleReader = Callable[[str], list[CandidateFact]]

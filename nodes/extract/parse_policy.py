@@ -1,4 +1,4 @@
-"""Which parsed clauses are lasting facts about the user or the user's relations.
+"""Which parsed clauses are lasting facts about the user or the user's relations (the proposer).
 
 The rules in ``patterns.py`` list phrasings; people keep finding new ones. This
 policy works on the parse instead (``parse.py``), so it judges the *shape* of a
@@ -14,7 +14,8 @@ clause, whatever its words:
   conversation ("I love it", "I love how you ...").
 
 Whatever it proposes is the user's own clause in the third person, so grounding
-holds by construction.
+holds by construction. ``parse_veto.py`` judges the rules' own facts with the same
+parse, ``parse_readings.py`` hands the rules the clauses they can read.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from nodes.extract.person import third_person
 SELF_VERBS: dict[str, str] = {
     **dict.fromkeys("love enjoy like prefer hate dislike adore detest".split(), "preference"),
     **dict.fromkeys("live".split(), "location"),
-    **dict.fromkeys("work teach coach mentor tutor manage run_business".split(), "work"),
+    **dict.fromkeys("work teach coach mentor tutor manage".split(), "work"),
     **dict.fromkeys("speak".split(), "language"),
     **dict.fromkeys(
         "play collect volunteer practise practice swim cycle hike climb knit crochet sew paint draw sing dance cook "
@@ -52,14 +53,16 @@ RELATIVES = set(
 )
 RELATION_VERBS = {"be", "live", "work", "call", "name", "have", "study", "teach", "speak", "go", "play", "love",
                   "own", "attend", "turn", "start", "move", "marry", "retire", "graduate"}
-_CONDITIONAL_MARKS = {"if", "unless", "when", "whenever", "once", "until", "whether", "once", "till"}
+# Past-tense verbs that report a lasting change ("I moved to Lisbon", "I started my own store").
+LASTING_CHANGE = set("move relocate grow bear marry become adopt retire quit leave lose start begin take join switch "
+                     "convert graduate open".split())
+_CONDITIONAL_MARKS = {"if", "unless", "when", "whenever", "once", "until", "whether", "till"}
 _EMPTY_OBJECTS = {"it", "that", "this", "these", "those", "you", "them", "they", "him", "her", "he", "she", "we",
                   "us", "me", "myself", "what", "thing", "things",
                   "stuff", "one", "something", "anything", "everything", "idea", "time"}
-_DURATION = re.compile(r"\b(?:for|since|lately|recently)\b", re.IGNORECASE)  # "I've been learning X for a year"
+DURATION = re.compile(r"\b(?:for|since|lately|recently)\b", re.IGNORECASE)  # "I've been learning X for a year"
 _NATIONALITY = (r"(?-i:[A-Z])[a-z]+(?:ish|ian|ese|an|ch|i)|(?i:muslim|christian|catholic|protestant|jewish|hindu|"
                 r"buddhist|sikh|atheist|agnostic|mormon|quaker)")
-_DURATION_PHRASE = re.compile(r"\s+(?:for|since)\b.*$", re.IGNORECASE)
 _FREQUENCY = re.compile(r"\b(?:a lot|every \w+|each \w+|daily|weekly|regularly|often|usually|always|most \w+|"
                         r"on (?:weekends|\w+days)|(?:once|twice|\w+ times) a \w+)\b", re.IGNORECASE)
 
@@ -81,109 +84,7 @@ def clause_facts(sentence: Sentence) -> list[CandidateFact]:
     return facts
 
 
-def rule_readings(sentence: Sentence) -> list[str]:
-    """First-person readings of the sentence's settled clauses, for the slot rules to read alone.
-
-    "I'm engaged, the wedding's in May" -> "I'm engaged"; "Dutch is my native
-    language" -> "my native language is Dutch"; the fragment "originally from
-    Cork" -> "I'm originally from Cork". Only keyed rule facts are taken from them.
-    """
-    if sentence.question or sentence.conditional:
-        return []
-    if sentence.subjectless:
-        text = sentence.text.strip()
-        if sentence.first_tag in ("JJ", "RB", "IN", "NN", "CD", "VBG"):
-            return [f"I am {text[:1].lower()}{text[1:]}"]
-        if re.match(r"(?:live|work|living|working)\s+(?:in|at|as|for)\b", text, re.IGNORECASE):
-            return [f"I {text[:1].lower()}{text[1:]}"]
-        return []
-    readings = []
-    for clause in sentence.clauses:
-        if not _settled(clause) or clause.reported:
-            continue
-        if clause.subject_head in ("i", "we"):
-            readings.extend(_first_person_readings(clause))
-        elif clause.lemma == "be" and clause.complement.lower().startswith("my ") and clause.subject:
-            readings.append(f"{clause.complement.split(',')[0]} is {clause.subject}")
-    return readings
-
-
-# Past-tense verbs that report a lasting change ("I moved to Lisbon", "I started my own store").
-LASTING_CHANGE = set("move relocate grow bear marry become adopt retire quit leave lose start begin take join switch "
-                     "convert graduate open".split())
-# What "I got ..." must be about to be lasting ("I got a temp job", "we got another cat"), not "I got some offers".
-_LASTING_GETS = RELATIVES | {"job", "position", "degree", "diploma", "license", "licence", "married", "engaged",
-                             "divorced", "cat", "dog"}
-# Progressive forms of a project or role the user carries on ("I'm starting a dance studio"), unlike
-# "I'm currently reading ..." or "I'm having trouble ...".
-_ONGOING_PROJECTS = ONGOING | {"start", "offer", "build", "create", "open", "volunteer", "mentor", "coach",
-                               "expand", "prep", "prepare", "develop", "grow"}
-# People who are not the user's relations: what they do is not the user's fact ("my boss is a micromanager").
-OTHER_PEOPLE = set("neighbour neighbor friend friends boss colleague colleagues coworker coworkers roommate flatmate "
-                   "housemate landlord landlady teacher doctor therapist manager classmate classmates".split())
-
-
-def doubtful(clause: Clause, category: str = "other") -> bool:
-    """Whether a rule's loose fact read from this clause is a one-off, a hedge or not about the user.
-
-    Looser than what ``clause_facts`` proposes: the rules' own loose facts keep the
-    benefit of the doubt unless the parse shows the user's past event ("I found a
-    great piece for my store") or a hedge ("I might ..."). An identity or a goal
-    names something lasting even in a past or ongoing clause ("I made it to show my
-    journey as a transgender woman"), so tense does not veto those.
-    """
-    if clause.modal and "can" not in clause.aux:  # an ability lasts: "I can't stand ...", "I can swim"
-        return True
-    mine = clause.subject_head in ("i", "we")
-    timeless = category in ("identity", "goal")
-    past = clause.tag == "VBD" and "have" not in clause.aux and clause.lemma not in LASTING_CHANGE
-    if mine and not timeless and past:
-        return not (clause.lemma == "get" and set(clause.objects + tuple(clause.text.lower().split())) & _LASTING_GETS)
-    if mine and not timeless and clause.tag == "VBG" and clause.aux == ("be",):
-        return clause.lemma not in _ONGOING_PROJECTS
-    if clause.subject_head in RELATIVES and clause.lemma == "be" and not _lasting_complement(clause):
-        return True  # "my kids are so excited": a passing state of a relation
-    return clause.subject_head in OTHER_PEOPLE
-
-
-_MORE = re.compile(r",|\s+(?:so|because|but|and|with|since|for)\s+", re.IGNORECASE)
-_HEDGE_FREE = re.compile(r"\b(?:recently|currently|now|also|happily|still|just)\s+", re.IGNORECASE)
-
-
-def _first_person_readings(clause: Clause) -> list[str]:
-    """The clause as the slot patterns expect it: subject spelled out, one complement, present tense.
-
-    "moved to Vancouver" (subject shared with an earlier verb) -> "I moved to Vancouver";
-    "I'm 52 and recently widowed" -> "I'm widowed" (a participle sharing the copula);
-    "I'm vegan, no dairy" -> "I'm vegan"; "I'm 52 and recently widowed" -> "I'm widowed";
-    "I've lived in Seoul for six years" -> "I live in Seoul"; "I have been a nurse for 15 years"
-    -> "I'm a nurse".
-    """
-    text = clause.text.rsplit(": ", 1)[-1]  # "quick context: I'm a chemistry teacher"
-    subject = clause.subject
-    readings = []
-    if not text.lower().startswith(subject.lower()):
-        if clause.dep == "conj" and clause.tag in ("VBN", "JJ", "VBG") and not clause.aux and subject.lower() == "i":
-            readings.append(f"I'm {_HEDGE_FREE.sub('', text)}")  # "I'm 52 and recently widowed"
-        text = f"{subject} {text}"
-    readings += [text, text.split(",")[0], _MORE.split(text)[0]]  # "I'm halal so no pork", "married with kids"
-    if clause.lemma == "be" and clause.tag in ("VBP", "VBZ") and " and " in clause.complement:  # "I'm tall and blond"
-        readings += [f"I'm {_HEDGE_FREE.sub('', part.strip())}" for part in clause.complement.split(" and ")]
-    if clause.tag == "VBN" and "have" in clause.aux and _DURATION_PHRASE.search(text):
-        present = "I'm" if clause.lemma == "be" and subject.lower() == "i" else f"{subject} {clause.lemma}"
-        rest = re.sub(r"^\w+(?:'ve|\s+have)\s+(?:always\s+)?(?:been\s+)?\w+\s*", "", text.split(",")[0])
-        if clause.lemma == "be":
-            rest = re.sub(r"^\w+(?:'ve|\s+have)\s+been\s*", "", text.split(",")[0])
-        readings.append(_DURATION_PHRASE.sub("", f"{present} {rest}").strip())
-    return list(dict.fromkeys(r for r in readings if r))
-
-
-def uncertain(sentence: Sentence) -> bool:
-    """A sentence that asks or supposes: nothing in it is a fact, whatever a rule matched."""
-    return sentence.question or sentence.conditional
-
-
-def _settled(clause: Clause) -> bool:
+def settled(clause: Clause) -> bool:
     """Not hedged, not negated, not subordinate to a condition, not a one-off in time."""
     return not (clause.modal or clause.negated or clause.marker in _CONDITIONAL_MARKS
                 or TRANSIENT.search(clause.text) or CLAUSE_TRAP.search(clause.text))
@@ -192,7 +93,7 @@ def _settled(clause: Clause) -> bool:
 def _self_fact(clause: Clause) -> CandidateFact | None:
     head = clause.subject_head
     dropped = not clause.subject and clause.dep == "ROOT" and clause.lemma in ("live", "work") and bool(clause.objects)
-    if not (head in ("i", "we") or dropped) or not _settled(clause):
+    if not (head in ("i", "we") or dropped) or not settled(clause):
         return None
     category = _self_category(clause)
     if category is None:
@@ -216,8 +117,8 @@ def _described_fact(clause: Clause) -> CandidateFact | None:
     """
     if not clause.subject or clause.subject_tag not in ("NN", "NNS", "NNP", "VBG") or clause.subject_head in RELATIVES:
         return None
-    perfect = clause.tag == "VBN" and clause.aux == ("have",) and bool(_DURATION.search(clause.text))
-    if not (clause.tag in ("VBZ", "VBP") and not clause.aux or perfect) or not _settled(clause) or clause.reported:
+    perfect = clause.tag == "VBN" and clause.aux == ("have",) and bool(DURATION.search(clause.text))
+    if not (clause.tag in ("VBZ", "VBP") and not clause.aux or perfect) or not settled(clause) or clause.reported:
         return None  # present, or true up to now: "Photography has been my hobby since college"
     if in_view(clause.text):
         return None  # "The colours make me feel calm": something in view, not a pastime
@@ -265,9 +166,9 @@ def _lasting_aspect(clause: Clause) -> bool:
     if clause.tag == "VB":
         return clause.aux in ((), ("do",)) and clause.dep == "ROOT" and not clause.subject == ""
     if clause.tag == "VBG" and "be" in clause.aux:
-        return clause.lemma in ONGOING or "have" in clause.aux and bool(_DURATION.search(clause.text))
+        return clause.lemma in ONGOING or "have" in clause.aux and bool(DURATION.search(clause.text))
     if clause.tag == "VBN" and "have" in clause.aux:
-        return bool(_DURATION.search(clause.text))
+        return bool(DURATION.search(clause.text))
     return False
 
 
@@ -277,7 +178,7 @@ def _settled_present(clause: Clause) -> bool:
 
 def _relation_fact(clause: Clause) -> CandidateFact | None:
     """'My wife is a doctor', 'my parents live in Toronto': a fact about the user's relation."""
-    if clause.subject_head not in RELATIVES or clause.lemma not in RELATION_VERBS or not _settled(clause):
+    if clause.subject_head not in RELATIVES or clause.lemma not in RELATION_VERBS or not settled(clause):
         return None
     present = clause.tag in ("VBP", "VBZ") or clause.tag == "VBN" and clause.lemma in ("call", "name") or (
         clause.tag == "VBD" and clause.lemma in LASTING_CHANGE) or (  # "my son started university"
@@ -285,7 +186,7 @@ def _relation_fact(clause: Clause) -> CandidateFact | None:
     if not present or not _real_objects(clause):
         return None
     origin = re.match(r"(?:originally )?(?:from|in) (?-i:[A-Z])", _after_verb(clause))  # "my wife is from Kenya"
-    if clause.lemma == "be" and not (_lasting_complement(clause) or origin):
+    if clause.lemma == "be" and not (lasting_complement(clause) or origin):
         return None  # "my sister is sick" is a state; "my wife is a doctor", "my kids are 12" last
     return CandidateFact(text=third_person(clause.text), category="family", value=clause.text, importance=5)
 
@@ -295,7 +196,7 @@ def in_view(obj: str) -> bool:
     return bool(re.match(r"(?:\w+ )?(?:all )?(?:the|these|those|this|that|your|his|her|their) ", obj.lower()))
 
 
-def _lasting_complement(clause: Clause) -> bool:
+def lasting_complement(clause: Clause) -> bool:
     """'a doctor', 'retired teachers', '12', 'Turkish' describe a relation lastingly; 'so excited', 'sick' do not."""
     return clause.complement_tag in ("NN", "NNS", "NNP", "CD") or bool(
         re.match(r"(?:an?|the|\d+)\b|[A-Z]", clause.complement))
