@@ -10,8 +10,10 @@ non-durable message is a false positive. Precision matters most: a wrong memory
 is worse than a missing one.
 
 The sets (see tests/fixtures/WRITE_POLICY_LABELS.md): ``tuning`` (everything the
-rules were tuned on), ``held-out`` (messages in other voices never tuned on) and
-``locomo`` (the held-out LoCoMo turns, natural conversation, never tuned on).
+extractor was tuned on, including the parse policy's own validation messages and
+the tune half of the second LoCoMo labelling), ``held-out`` (messages in other
+voices never tuned on) and ``locomo`` (the held-out LoCoMo turns of both
+labellings, natural conversation, never tuned on).
 
     python -m bench.extraction_eval [--chat-model local] [--show-errors] [--by-category]
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -67,6 +70,7 @@ class Scores(Counts):
     recall_by_category: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     precision_by_category: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     stored_by_trap: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    ms_per_message: float = 0.0  # extraction and grounding, the pipeline already loaded
 
     def stored_from(self, traps: Sequence[str] = NEVER_STORED) -> int:
         """Messages of these trap kinds from which something was stored."""
@@ -86,17 +90,22 @@ def load_set(name: str) -> list[Case]:
     if name == "tuning":
         return [*load_cases(DATA), *load_cases(FIXTURES / "write_policy_heldout.jsonl"),
                 *load_cases(FIXTURES / "write_policy_voices.jsonl", "tune"),
-                *load_cases(FIXTURES / "write_policy_locomo.jsonl", "tune")]
+                *load_cases(FIXTURES / "write_policy_locomo.jsonl", "tune"),
+                *load_cases(FIXTURES / "write_policy_locomo_b.jsonl", "tune"),
+                *[c for n in ("", "2", "3", "4", "5") for c in load_cases(FIXTURES / f"write_policy_parse_dev{n}.jsonl")]]
     if name == "held-out":
         return load_cases(FIXTURES / "write_policy_voices.jsonl", "heldout")
     if name == "locomo":
-        return load_cases(FIXTURES / "write_policy_locomo.jsonl", "heldout")
+        return [*load_cases(FIXTURES / "write_policy_locomo.jsonl", "heldout"),
+                *load_cases(FIXTURES / "write_policy_locomo_b.jsonl", "heldout")]
     raise ValueError(f"unknown set {name!r}; expected one of {', '.join(SET_NAMES)}")
 
 
 def evaluate(extractor: FactExtractor, cases: Sequence[Case]) -> Scores:
     """Score ``extractor`` on ``cases`` (grounding applied, as the semantic layer does)."""
     scores = Scores()
+    extractor.extract([LoggedMessage(id="warm", thread="eval", time=_TIME, role="user", text="I live here.")])
+    started = time.perf_counter()
     for case in cases:
         messages = [LoggedMessage(id=case.id, thread="eval", time=_TIME, role="user", text=case.text)]
         facts = ground(extractor.extract(messages), messages)
@@ -122,6 +131,7 @@ def evaluate(extractor: FactExtractor, cases: Sequence[Case]) -> Scores:
         got = [f"{f.text} [{f.key}]" for f in facts] or ["nothing"]
         want = sorted(case.required_keys) or case.categories or case.trap
         scores.errors.append(f"{case.id} {case.text!r}: expected {want}, got {got}")
+    scores.ms_per_message = 1000 * (time.perf_counter() - started) / max(len(cases), 1)
     return scores
 
 
@@ -164,13 +174,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     sets = [(str(args.data), load_cases(args.data))] if args.data else [(n, load_set(n)) for n in args.set or SET_NAMES]
     extractors = _extractors(args.chat_model)
     print(f"{'extractor':<16} {'set':<10} {'size':>5} {'durable':>7} {'precision':>9} {'recall':>7} "
-          f"{'tp':>4} {'fp':>4} {'fn':>4} {'tn':>4} {'traps stored':>12}")
+          f"{'tp':>4} {'fp':>4} {'fn':>4} {'tn':>4} {'traps stored':>12} {'ms/msg':>6}")
     for set_name, cases in sets:
         for name, extractor in extractors:
             s = evaluate(extractor, cases)
             durable = sum(c.durable for c in cases)
             print(f"{name:<16} {set_name:<10} {len(cases):>5} {durable:>7} {s.precision:>9.3f} {s.recall:>7.3f} "
-                  f"{s.tp:>4} {s.fp:>4} {s.fn:>4} {s.tn:>4} {s.stored_from():>12}")
+                  f"{s.tp:>4} {s.fp:>4} {s.fn:>4} {s.tn:>4} {s.stored_from():>12} {s.ms_per_message:>6.1f}")
             if args.by_category:
                 _breakdown(s)
             if args.show_errors:

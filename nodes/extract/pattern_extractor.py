@@ -21,6 +21,7 @@ from nodes.extract.base import (
     slot_for,
     user_messages,
 )
+from nodes.extract.blend import blend
 from nodes.extract.disclosure import disclosure_fact
 from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, PATTERNS, SINCE, TRANSIENT, Pattern
 from nodes.extract.person import third_person
@@ -55,7 +56,8 @@ _CUT = re.compile(
 )
 _UNFINISHED = re.compile(r"\b(?:but|and|or|so|because)$", _I)
 _PLACE_KEYS = {"location", "hometown", "employer"}  # values must look like a place or workplace
-_TRAILING_FILLER = re.compile(r"(?:,?\s+(?:now|too|as well|these days|nowadays|again|though|actually))+$", _I)
+_TRAILING_FILLER = re.compile(
+    r"(?:,?\s+(?:now|too|as well|these days|nowadays|again|though|actually|btw|fyi|lol|haha|tbh))+$", _I)
 _TRAILING = re.compile(r"(?:\s+(?:now|too|anymore|as well|these days|nowadays))+$|[\s.,!;:]+$", _I)
 _NOT_NAMES = {
     "not", "a", "an", "the", "so", "very", "really", "just", "here", "back", "fine", "good", "ok", "okay",
@@ -94,9 +96,12 @@ class PatternFactExtractor:
         sources: Sequence[str] = (),
         stated_at: datetime | None = None,
         explicit: bool = False,
+        parsed: bool = True,
     ) -> list[CandidateFact]:
         """Facts in one sentence. ``explicit`` marks text the user asked us to remember,
-        which is stored even when no durable-statement pattern matches.
+        which is stored even when no durable-statement pattern matches. ``parsed``
+        lets the dependency parse veto and complete the rules (``blend.py``); without
+        it only the slot and statement patterns run, as on the parse's own clauses.
         """
         body, asked = _explicit_body(sentence.strip())
         if body is None:
@@ -111,9 +116,11 @@ class PatternFactExtractor:
             fact = _clause_fact(clause, explicit or asked)
             if fact is not None:
                 facts.append(fact)
-        if not facts and not (explicit or asked):
+        if not facts and not (explicit or asked) and parsed:
             loose = disclosure_fact(normalise(body))
             facts.extend([loose] if loose is not None else [])
+        if parsed and not (explicit or asked):
+            facts = blend(body, facts, lambda clause: self.sentence_facts(clause, parsed=False))
         return [f.model_copy(update={"sources": list(sources), "stated_at": stated_at}) for f in facts]
 
 

@@ -82,7 +82,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _r(r"^my time ?zone is (?P<v>.+)$", "location", key="timezone", template="The user's time zone is {v}.", cut=True),
     _r(r"^(?:i|we)(?: currently| now)? (?:live|reside)(?: together)? in (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
-    _r(r"^i'm (?:currently |now )?(?:living|based) in (?P<v>.+)$", "location", key="location",
+    _r(r"^(?:i'm|we're) (?:currently |now )?(?:living|based) in (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
     _r(r"^(?:i|we) (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
@@ -102,7 +102,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _r(rf"^i'm a native (?P<v>{LANGUAGES}) speaker$", "language", key="language"),
     _r(r"^(?:i work as|i'm working as|i'm employed as|my job is|my profession is) (?:(?:a|an) )?(?P<v>.+)$", "work",
        key="occupation", template="The user works as {a_v}.", cut=True),
-    _r(rf"^i'm (?:a|an) (?P<v>(?:[\w-]+ ){{0,2}}(?:{OCCUPATIONS}))(?: (?:at|in|for|by|from) .*|,.*)?$", "work",
+    _r(rf"^i'm (?:a|an) (?P<v>(?:[\w-]+ ){{0,3}}(?:{OCCUPATIONS}))(?: (?:at|in|for|by|from) .*|,.*)?$", "work",
        key="occupation", template="The user is {a_v}."),
     _r(r"^i'm (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))$", "work",
        key="occupation", template="The user is {v}."),
@@ -113,7 +113,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _r(r"^my (?:favou?rite|fave) (?P<k>[a-z][a-z ]{0,30}?) (?:is|are) (?P<v>.+)$", "preference", importance=4),
     _r(rf"^i have (?P<v>{HEALTH})\b", "health", importance=8),
     _r(r"^i'm (?P<v>diabetic|colou?r ?blind|deaf|hard of hearing|blind|dyslexic|autistic|epileptic|asthmatic|"
-       r"(?:lactose|gluten|fructose)[- ]intolerant|left-handed|an? (?:early bird|night owl|morning person))$",
+       r"(?:lactose|gluten|fructose)[- ]intolerant|left[- ]handed|an? (?:early bird|night owl|morning person))$",
        "health", importance=7),
     _r(rf"^(?:i|we|my \w+ and i) (?:have|own) (?:a|an|one|two|three|four|five|\d+) "
        rf"(?:[\w-]+ ){{0,2}}(?P<v>{POSSESSIONS})\b",
@@ -121,9 +121,10 @@ PATTERNS: tuple[Pattern, ...] = (
     _r(rf"^my (?P<v>{RELATIVES})(?: (?-i:[A-Z])[\w'-]+)?(?:'s name)? (?:is|are|'s|lives|works|loves|likes|has) "
        r"(?!(?:sick|ill|tired|sad|upset|angry|late|busy|away|here|home|asleep|hungry|coming|visiting|waiting|out|"
        r"not|being|going)\b).+$", "family"),
-    _r(r"^i'm (?:a |an )(?P<v>(?:proud )?(?:mom|mother|dad|father|parent|grandmother|grandfather|grandparent)\b.*)$",
+    _r(r"^i'm (?:a |an )(?P<v>(?:proud |single |working |stay-at-home )?"
+       r"(?:mom|mother|dad|father|parent|grandmother|grandfather|grandparent)\b.*)$",
        "family"),
-    _r(r"^i (?:don't|never) (?P<v>eat|drink) (?P<o>.+)$", "diet"),
+    _r(r"^i (?:don't|never|can't|cannot) (?P<v>eat|drink) (?P<o>.+)$", "diet"),
     _r(rf"^i (?:really |absolutely |generally |also |just |much )?(?P<v>(?:{PREFERENCES}) (?P<o>.+))$", "preference"),
     _r(r"^i'm (?P<v>(?:a (?:huge |big )?fan of|into|passionate about|obsessed with) (?P<o>.+))$", "preference"),
     _r(r"^i (?P<v>(?:usually|always|often|normally|typically|regularly|never|rarely|mostly) (?P<o>.+))$", "habit"),

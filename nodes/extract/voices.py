@@ -63,6 +63,39 @@ _LIST_HEAD = re.compile(r"^(?:(?:some |a few )?things about me|about me|me|quick
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
+# "Allergies: penicillin", "Work: product designer": a labelled field of a self-description.
+_FIELDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(rf"^\s*(?:{label})\s*:\s*(?P<v>.+)$", _I), template)
+    for label, template in (
+        (r"allerg(?:y|ies)", "I'm allergic to {v}"),
+        (r"work|job|occupation|profession", "I work as {v}"),
+        (r"diet", "I'm {v}"),
+        (r"languages?", "I speak {v}"),
+        (r"age", "I'm {v}"),
+        (r"location|based|home|city|lives?", "I live in {v}"),
+        (r"from|hometown", "I'm from {v}"),
+        (r"name", "my name is {v}"),
+        (r"pronouns", "my pronouns are {v}"),
+    )
+)
+
+
+_PRONOUNS = re.compile(r"\bpronouns:?\s+(?P<v>\w+/\w+(?:/\w+)?)", _I)  # "I'm trans, pronouns she/her"
+_AS_A = re.compile(r"^as an? (?P<v>[\w -]+?),\s", _I)  # "As a vegetarian, I never eat gelatin"
+
+
+def labelled_field(sentence: str) -> str | None:
+    """'Allergies: penicillin and bee stings' -> "I'm allergic to penicillin and bee stings"."""
+    for pattern, template in _FIELDS:
+        m = pattern.match(sentence)
+        if m:
+            return template.format(v=m["v"].strip().rstrip(".!"))
+    m = _PRONOUNS.search(sentence) or _AS_A.match(sentence)
+    if m:
+        return f"my pronouns are {m['v']}" if m.re is _PRONOUNS else f"I'm a {m['v']}"
+    return None
+
+
 def is_not_the_user(text: str) -> bool:
     """Role-play set-ups and attempts to instruct the memory: store nothing from them."""
     return bool(NOT_THE_USER.search(text))
