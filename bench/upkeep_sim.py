@@ -14,8 +14,9 @@ graph (scripted chat model, ``--now`` clock) and the system prompt is read:
 The upkeep arm runs one pass every 7 simulated days; a review question in the
 prompt is answered truthfully on the next turn.
 
-The assistant is ``SimAssistant``: it answers the way a capable model would, with
-the one remembered line that holds the answer (and asks a due review question).
+The assistant is ``SimAssistant``: it answers the way a capable model would, in one
+sentence from the remembered sentence that holds the answer, in the second person
+("You went to a Coldplay concert at Wembley."), and asks a due review question.
 The scripted test model instead repeats six memory lines in every reply; the
 questions are logged like any turn, so its replies would come back as recalled
 messages and mark every recalled memory as used (which no real answer does, and
@@ -47,6 +48,7 @@ from graph.context import Context
 from models.scripted_chat import ScriptedChatModel, remembered_lines
 from nodes.clock import NOW_ENV
 from nodes.importer import import_messages
+from nodes.layers.semantic_review import second_person
 from nodes.upkeep.items import all_items
 from nodes.upkeep.run import run_upkeep
 from stores.namespaces import EPISODES, FACTS, PROFILE
@@ -58,17 +60,32 @@ ASK_EVERY = 28
 
 
 class SimAssistant(ScriptedChatModel):
-    """Answers with the remembered line that holds ``expect`` (set per question), else says it does not know."""
+    """Answers in one sentence from the remembered sentence that holds ``expect`` (set per question), turned
+    to the second person ("You went to a Coldplay concert at Wembley."), else says it does not know.
+    """
 
     expect: str | None = None
 
     def _call(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> str:
         system = next((m.text for m in messages if m.type == "system"), "")
         lines = remembered_lines(system)
-        found = next((line for line in lines if self.expect and _has(self.expect, line)), None)
+        sentences = [s for line in lines for s in re.split(r"\\n|\n", line)]
+        found = next((s for s in sentences if self.expect and _has(self.expect, s)), None)
         review = next((line for line in lines if "is that still right" in line), None)
-        answer = f"You told me: {found}" if found else "I don't know that."
+        answer = _second_person(found) if found else "I don't know that."
         return f"{answer} {review}" if review else answer
+
+
+def _second_person(sentence: str) -> str:
+    """'[3 May 2025] user: I live in Paris.' / 'User: My partner is Sam.' -> 'You live in Paris.' / 'Your ...'."""
+    body = re.sub(r"^(?:\[[^\]]*\]\s*)?(?:user|User|assistant):\s*", "", sentence.strip())
+    if body.startswith("The user"):
+        said = second_person(body)
+        return said[:1].upper() + said[1:] + "."
+    for mine, yours in (("I'm", "You're"), ("I am", "You are"), ("I", "You"), ("My", "Your"), ("my", "your"),
+                        ("me", "you")):
+        body = re.sub(rf"\b{mine}\b", yours, body)
+    return body
 
 
 def _has(word: str, text: str) -> bool:

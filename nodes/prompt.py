@@ -89,6 +89,14 @@ def select_within_budget(recalled: list[dict[str, Any]], budget_tokens: int) -> 
         redundant = {i for i in kept if candidates[i]["kind"] == "message"
                      and (covered & _sources([candidates[i]]) or message_body(candidates[i]["text"]) in quoted)}
         redundant |= {i for i in kept if _cited_by(candidates[i], [candidates[j] for j in kept if j != i])}
+        # An episode scored above the facts that say all it says: they are kept, so it goes (in any order).
+        said = set().union(*(_terms(p["text"]) for p in profile),
+                           *(_terms(candidates[j]["text"]) for j in kept if candidates[j]["kind"] == "fact"))
+        redundant |= {i for i in kept if candidates[i]["kind"] == "episode" and _terms(candidates[i]["text"]) <= said}
+        # A past message, an answer that quoted memory most often, whose every word a kept memory says.
+        shown_terms = said.union(*(_terms(m["text"]) for m in shown))
+        redundant |= {i for i in kept if candidates[i]["kind"] == "message"
+                      and _terms(message_body(candidates[i]["text"])) <= shown_terms}
         if not redundant:
             return [candidates[i] for i in kept]
         dropped |= redundant
@@ -97,21 +105,25 @@ def select_within_budget(recalled: list[dict[str, Any]], budget_tokens: int) -> 
 def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dict[str, Any]],
           budget_tokens: int) -> list[int]:
     """Indexes of the candidates kept, in score order. A candidate is left out when its text
-    was kept already, when it is a fact or episode whose every content word is in the
-    profile, an episode whose every content word is in the profile and the kept facts, an
-    episode a kept memory cites, or a message that a profile slot or a kept fact or episode
-    came from.
+    was kept already (a message's words, whatever its date: a question asked in three weeks
+    shows once), when it is a fact or episode whose every content word is in the profile, an
+    episode whose every content word is in the profile and the kept facts, an episode a kept
+    memory cites, a message that a profile slot or a kept fact or episode came from, or a
+    message whose every content word is shown already (an answer that repeated a memory).
     """
     profile_terms = set().union(*(_terms(p["text"]) for p in profile))
     said = set(profile_terms)  # what the profile and the facts kept so far say
     covered = _sources(profile)
     quoted: set[str] = set()  # sentences a kept roll-up excerpt shows word for word
+    told = set(profile_terms)  # every content word shown so far
     kept: list[int] = []
     used, seen = 0, set()
     for i, item in enumerate(candidates):
-        if i in dropped or item["text"] in seen:
+        said_as = message_body(item["text"]) if item["kind"] == "message" else item["text"]
+        if i in dropped or said_as in seen:
             continue
-        if item["kind"] == "message" and (covered & _sources([item]) or message_body(item["text"]) in quoted):
+        if item["kind"] == "message" and (covered & _sources([item]) or said_as in quoted
+                                          or _terms(said_as) <= told):
             continue
         if item["kind"] != "message" and profile_terms and _terms(item["text"]) <= profile_terms:
             continue
@@ -123,7 +135,8 @@ def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dic
             continue
         kept.append(i)
         used += cost
-        seen.add(item["text"])
+        seen.add(said_as)
+        told |= _terms(said_as)
         if item["kind"] != "message":
             covered |= _sources([item])
             quoted |= quoted_bodies(list((item.get("meta") or {}).get("quotes") or ()))
@@ -154,9 +167,13 @@ def _sources(items: Iterable[dict[str, Any]]) -> set[str]:
     return {str(s) for item in items for s in item.get("sources") or ()}
 
 
+# Words a restatement adds without adding content: "I live in Berlin now." says what the profile says.
+_RESTATING = frozenset({"now", "still", "currently", "nowadays", "anymore", "again", "too"})
+
+
 def _terms(text: str) -> set[str]:
-    """Content words, the verbatim-details header left out (it is wording, not content)."""
-    return terms(text.replace(VERBATIM_HEADER, ""))
+    """Content words, the verbatim-details header and restating adverbs left out (wording, not content)."""
+    return terms(text.replace(VERBATIM_HEADER, "")) - _RESTATING
 
 
 def shown_memories(recalled: list[dict[str, Any]], budget_tokens: int) -> list[dict[str, Any]]:

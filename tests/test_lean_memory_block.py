@@ -134,3 +134,30 @@ def test_episode_summaries_keep_the_users_words_and_drop_assistant_filler() -> N
 def test_a_session_of_user_filler_still_gets_a_summary() -> None:
     session = [msg(0, "user", "hi"), msg(1, "assistant", "Hello there! The museum opens at nine on Mondays.")]
     assert "museum" in EpisodicLayer().summarize(_env(HashEmbeddings(384)), session).text
+
+
+def test_the_same_words_said_on_several_days_are_shown_once() -> None:
+    recalled = [item("message", "[3 March 2026] user: What job did I have before?", 0.9, ("m1",), "m1"),
+                item("message", "[10 March 2026] user: What job did I have before?", 0.8, ("m2",), "m2"),
+                item("message", "[9 March 2026] user: I work as a nurse now.", 0.5, ("m3",), "m3")]
+    assert texts(select_within_budget(recalled, 800)) == ["[3 March 2026] user: What job did I have before?",
+                                                         "[9 March 2026] user: I work as a nurse now."]
+
+
+def test_an_answer_that_repeated_a_memory_is_not_shown_beside_it() -> None:
+    episode = item("episode", "User: I went to a Coldplay concert at Wembley.", 0.5, ("m1",), "e1")
+    recalled = [item("message", "[3 March 2026] assistant: You went to a Coldplay concert at Wembley.", 0.9,
+                     ("m2",), "m2"), episode,
+                item("message", "[4 March 2026] assistant: Your tracking number is 1Z999AA101.", 0.4, ("m3",), "m3")]
+    assert texts(select_within_budget(recalled, 800)) == [episode["text"],
+                                                         "[4 March 2026] assistant: Your tracking number is 1Z999AA101."]
+
+
+def test_a_restatement_with_now_or_still_adds_nothing_to_the_profile_or_a_fact_shown_below_it() -> None:
+    profile = item("profile", "The user lives in Berlin.", 1.0, ("m1",), "location")
+    fact = item("fact", "The user's partner is Alex.", 0.3, ("m5",), "f1")
+    recalled = [profile, item("episode", "User: I live in Berlin now.", 0.9, ("m2",), "e1"),
+                item("episode", "User: My partner is still Alex.", 0.8, ("m3",), "e2"), fact,
+                item("episode", "User: I still live in Berlin and I adopted a cat.", 0.2, ("m4",), "e3")]
+    assert texts(select_within_budget(recalled, 800)) == [fact["text"],
+                                                         "User: I still live in Berlin and I adopted a cat."]

@@ -152,3 +152,12 @@ def test_an_excerpt_falls_back_to_lines_near_in_meaning_when_no_word_is_shared()
     text, lines = excerpt(rollup, "What job did I have before?", _TwoTopics())
     assert lines == ["User: I'm a teacher."] and text.startswith("March 2025:\nWeek 2025-W10")
     assert excerpt(rollup, "What job did I have before?", _TwoTopics(), max_lines=3) is not None
+
+
+def test_a_mood_of_the_day_is_not_carried_forward() -> None:
+    from nodes.upkeep.chatter import told_lines
+
+    text = ("User: Feeling really stressed right now.\nUser: I'm exhausted this morning!\n"
+            "User: I'm tired of my commute.\nUser: I'm in Lyon today.\nUser: I'm happy with the new flat.")
+    assert told_lines(text) == ["User: I'm tired of my commute.", "User: I'm in Lyon today.",
+                                "User: I'm happy with the new flat."]
