@@ -37,11 +37,12 @@ from nodes.layers.excerpt import message_body, quoted_bodies
 from nodes.layers.identifiers import VERBATIM_HEADER
 from nodes.usage import terms
 
-VOLATILE_KINDS = ("fact", "episode", "message")
+VOLATILE_KINDS = ("fact", "history", "episode", "message")
 _TITLES = {
     "profile": "What you know about the user (current profile)",
     "rule": "How the user wants you to work (follow these)",
     "fact": "Facts recalled for this message",
+    "history": "Earlier values, no longer current (asked about the past)",
     "episode": "Past sessions recalled for this message",
     "message": "Past messages recalled for this message",
 }

@@ -3,7 +3,8 @@
 Read policy: the profile (name, diet, allergies, ...) is small and always
 relevant, so every current slot is recalled on every turn with score 1.0; loose
 facts are ranked by ``scoring.combined_score`` (store cosine as relevance) and
-the top ``top_k`` above ``score_floor`` are recalled.
+the top ``top_k`` above ``score_floor`` are recalled; a question about the past
+also gets the nearest ended values (``semantic_history``).
 
 Write policy: after every turn the cheap extractor (rules by default, no LLM)
 proposes facts from the user's messages; an LLM extractor, if the layer was given
@@ -27,6 +28,7 @@ from nodes.extract.llm import LLMFactExtractor
 from nodes.extract.pattern_extractor import PatternFactExtractor
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from nodes.layers.scoring import combined_score
+from nodes.layers.semantic_history import recall_history
 from nodes.layers.semantic_records import Record, store_fact
 from nodes.layers.semantic_review import answer_reviews, review_items
 from nodes.privacy.secrets import contains_secret
@@ -52,7 +54,7 @@ class SemanticLayer(LayerBase):
         self.session_extractor: FactExtractor | None = chosen if chosen.needs_llm else None
 
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
-        return recall_profile(env) + review_items(env) + recall_facts(env, query)
+        return recall_profile(env) + review_items(env) + recall_facts(env, query) + recall_history(env, query)
 
     def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
         users = user_messages(turn)
