@@ -33,9 +33,10 @@ from langchain_core.messages import SystemMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
 from graph.prompts import MEMORY_INSTRUCTIONS
-from nodes.layers.excerpt import message_body, quoted_bodies
+from nodes.layers.excerpt import quoted_bodies
 from nodes.layers.identifiers import VERBATIM_HEADER
-from nodes.usage import terms
+from nodes.layers.message_log import message_body
+from nodes.layers.message_query import terms
 
 VOLATILE_KINDS = ("fact", "history", "episode", "message")
 _TITLES = {

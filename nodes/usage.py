@@ -17,34 +17,26 @@ counted: a style rule shapes a reply without lending it words.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 from nodes.layers.base import LayerEnv
-from nodes.layers.identifiers import content_words
-from nodes.layers.message_log import INDEXED_FIELD
-from nodes.layers.message_query import stem
+from nodes.layers.message_log import INDEXED_FIELD, message_body
+from nodes.layers.message_query import terms
 from nodes.layers.scoring import parse_time
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE
 
 USAGE_KINDS = ("profile", "fact", "episode", "message")
 _NAMESPACE = {"profile": PROFILE, "fact": FACTS, "episode": EPISODES, "message": MESSAGES}
-_MESSAGE_HEAD = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")  # "[3 May 2024] Caroline: " on recalled messages
 MIN_SHARED_WORDS = 2
 
 Use = tuple[str, str, str]  # (kind, key, iso time of the turn that used it)
 
 
-def terms(text: str) -> set[str]:
-    """Stemmed content words of ``text``."""
-    return {stem(w) for w in content_words(text)}
-
-
 def is_used(memory: str, reply: str, query: str = "") -> bool:
     """Whether ``reply`` carries ``memory``'s distinctive words (see the module docstring)."""
-    own = terms(_MESSAGE_HEAD.sub("", memory))
+    own = terms(message_body(memory))
     distinctive = own - terms(query) or own
     if not distinctive:
         return False

@@ -21,20 +21,13 @@ from collections.abc import Sequence
 
 from langchain_core.embeddings import Embeddings
 
-from nodes.layers.identifiers import content_words
-from nodes.layers.message_query import stem
+from nodes.layers.message_query import terms
 from nodes.text import cosine_similarities
 
 MAX_LINES = 3
 SEMANTIC_LINES = 2
 SEMANTIC_FLOOR = 0.3
-_MESSAGE_HEAD = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")  # "[3 May 2025] user: " on a recalled message
 _TITLE = re.compile(r"^(?:Week \d{4}-W\d{2}\b.*|[A-Z][a-z]+ \d{4}):$")
-
-
-def terms(text: str) -> set[str]:
-    """Stemmed content words (as usage tracking counts them)."""
-    return {stem(w) for w in content_words(text)}
 
 
 def excerpt(text: str, query: str, embeddings: Embeddings | None = None,
@@ -76,8 +69,3 @@ def quoted_bodies(lines: list[str]) -> set[str]:
     past message the prompt already shows word for word.
     """
     return {line.split(":", 1)[1].strip().lower() for line in lines if ":" in line}
-
-
-def message_body(text: str) -> str:
-    """A recalled message's words, without its "[date] speaker: " head, lower-cased (to match a quote)."""
-    return _MESSAGE_HEAD.sub("", text.strip()).strip().lower()

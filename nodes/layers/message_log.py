@@ -86,6 +86,15 @@ def _record(msg: LoggedMessage) -> dict[str, Any]:
         "text": redact(msg.text),
     }
 
+_MESSAGE_HEAD = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")  # "[3 May 2024] Caroline: ", as _recalled writes it
+
+
+def message_body(text: str) -> str:
+    """A recalled message's words without its "[date] speaker: " head, lower-cased: the key that tells
+    the same words said on two days, or quoted by a summary, apart from their rendering.
+    """
+    return _MESSAGE_HEAD.sub("", text.strip()).strip().lower()
+
 
 class MessageLogLayer(LayerBase):
     """Raw past turns, hybrid search, reranked on the question's names and dates.

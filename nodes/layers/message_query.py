@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
+from nodes.layers.identifiers import content_words
 from nodes.text import FUNCTION_WORDS, words
 
 STOPWORDS = FUNCTION_WORDS | frozenset(
@@ -53,6 +54,11 @@ def stem(word: str) -> str:
             return word[: -len(suffix)]
     return word
 
+
+
+def terms(text: str) -> set[str]:
+    """Stemmed content words of ``text``: what usage tracking, excerpts and the lean prompt compare."""
+    return {stem(w) for w in content_words(text)}
 
 @dataclass(frozen=True)
 class QueryInfo:
