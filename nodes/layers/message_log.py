@@ -28,8 +28,7 @@ from typing import Any
 from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
 
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
-from nodes.layers.identifiers import content_words
-from nodes.layers.message_query import TEMPORAL, QueryInfo, analyse, stem, words
+from nodes.layers.message_query import TEMPORAL, QueryInfo, analyse, stem, terms, words
 from nodes.layers.scoring import parse_time
 from nodes.privacy.secrets import redact
 from stores.namespaces import MESSAGES
@@ -64,8 +63,8 @@ def repeats_question(message: str, query: str) -> bool:
     user who asks the same thing every week would otherwise fill the block with their own questions.
     """
     body = _HEAD.sub("", message).strip()
-    own = {stem(w) for w in content_words(body)}
-    return body.endswith("?") and bool(own) and own <= {stem(w) for w in content_words(query)}
+    own = terms(body)
+    return body.endswith("?") and bool(own) and own <= terms(query)
 
 
 @lru_cache(maxsize=16384)
@@ -86,14 +85,11 @@ def _record(msg: LoggedMessage) -> dict[str, Any]:
         "text": redact(msg.text),
     }
 
-_MESSAGE_HEAD = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")  # "[3 May 2024] Caroline: ", as _recalled writes it
-
-
 def message_body(text: str) -> str:
     """A recalled message's words without its "[date] speaker: " head, lower-cased: the key that tells
     the same words said on two days, or quoted by a summary, apart from their rendering.
     """
-    return _MESSAGE_HEAD.sub("", text.strip()).strip().lower()
+    return _HEAD.sub("", text.strip()).strip().lower()
 
 
 class MessageLogLayer(LayerBase):

@@ -50,14 +50,14 @@ def forget_step(env: LayerEnv, *, dry_run: bool) -> StepReport:
             env.store.delete(ns, item.key)
             pause()
     gone_keys = {i.key for i in gone}
-    for item in items:
-        trimmed = None if item.key in gone_keys or expired(item.value, env.now) else trim(item.value)
-        if trimmed is not None:
-            report.add("episodes trimmed to what they tell")
-            if not dry_run:
-                write_state(env, scrub_owed=True)  # the old text's bytes go with the scrub too
-                env.store.put(ns, item.key, trimmed)
-                pause()
+    trims = [(i.key, t) for i in items if i.key not in gone_keys and not expired(i.value, env.now)
+             and (t := trim(i.value)) is not None]
+    report.add("episodes trimmed to what they tell", len(trims))
+    if trims and not dry_run:
+        write_state(env, scrub_owed=True)  # the old texts' bytes go with the scrub too
+        for key, value in trims:
+            env.store.put(ns, key, value)
+            pause()
     return report
 
 
@@ -71,7 +71,7 @@ def trim(value: dict[str, Any]) -> dict[str, Any] | None:
     told = told_lines(text)
     if not told or "\n".join(told) == text.strip():
         return None
-    return {**value, "text": "\n".join(told), "trimmed": True}
+    return {**value, "text": "\n".join(told)}
 
 
 def forgettable(value: dict[str, Any], carried: set[str], cutoff: Any) -> bool:
