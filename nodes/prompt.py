@@ -14,8 +14,11 @@ is an episode whose every source a larger shown memory cites (a week's roll-up
 shown, its sessions are not), a fact or episode whose every content word the
 profile already says, and an episode whose every content word the profile and the
 facts shown say; a past message that a shown roll-up excerpt quotes is left out
-too. A past question the current message repeats is not recalled at
-all (``repeats_question``, applied by retrieve): it holds no answer.
+too. Line by line, an episode is shown without the lines the profile and facts
+shown already say or another shown line says in full, and not at all when what is
+left only asks (questions and requests: nodes/chatter.py). A past message that only
+asks is not shown either, and one the current message repeats is not even recalled
+(``repeats_question``, applied by retrieve): a question holds no answer.
 
 Every recalled text is rendered as quoted data (a JSON string inside a fenced
 <memories> block), never as an instruction, so a stored "ignore previous
@@ -33,7 +36,8 @@ from langchain_core.messages import SystemMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
 from graph.prompts import MEMORY_INSTRUCTIONS
-from nodes.layers.excerpt import quoted_bodies
+from nodes.chatter import told_lines
+from nodes.layers.excerpt import is_title, quoted_bodies
 from nodes.layers.identifiers import VERBATIM_HEADER
 from nodes.layers.message_log import message_body
 from nodes.layers.message_query import terms
@@ -100,7 +104,9 @@ def select_within_budget(recalled: list[dict[str, Any]], budget_tokens: int) -> 
         redundant |= {i for i in kept if candidates[i]["kind"] == "message"
                       and _terms(message_body(candidates[i]["text"])) <= shown_terms}
         if not redundant:
-            return [candidates[i] for i in kept]
+            said |= set().union(*(_terms(candidates[j]["text"]) for j in kept if candidates[j]["kind"] == "history"))
+            lines_shown: list[set[str]] = []
+            return [e for i in kept if (e := _unsaid_lines(candidates[i], said, lines_shown)) is not None]
         dropped |= redundant
 
 
@@ -125,7 +131,7 @@ def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dic
         if i in dropped or said_as in seen:
             continue
         if item["kind"] == "message" and (covered & _sources([item]) or said_as in quoted
-                                          or _terms(said_as) <= told):
+                                          or _terms(said_as) <= told or not told_lines(f"User: {said_as}")):
             continue
         if item["kind"] != "message" and profile_terms and _terms(item["text"]) <= profile_terms:
             continue
@@ -145,6 +151,37 @@ def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dic
         if item["kind"] == "fact":
             said |= _terms(item["text"])
     return kept
+
+
+def _unsaid_lines(item: dict[str, Any], said: set[str], shown: list[set[str]]) -> dict[str, Any] | None:
+    """An episode as shown: without the lines whose every content word ``said`` (the profile and
+    the kept facts) already holds, nor those another of its lines, or a line of an episode ``shown``
+    before it, says in full ("I live in Paris." beside "I live in Paris, near the canal."; a week's
+    line again in its month's roll-up), nor a period title left with no line under it. Its kept
+    lines join ``shown``. None when no line is left; other kinds come back as they are.
+    """
+    if item["kind"] != "episode":
+        return item
+    lines = item["text"].splitlines()
+    content = {n: _terms(line) for n, line in enumerate(lines) if not is_title(line)}
+    cut = {n for n, words in content.items()
+           if words <= said or any(words <= other for other in shown)
+           or any(m != n and (words < other or (words == other and m < n)) for m, other in content.items())}
+    kept = [n for n in range(len(lines)) if n not in cut and n in content]
+    if not told_lines("\n".join(lines[n] for n in kept)):
+        return None  # nothing left but questions and requests: small talk, shown it only crowds
+    shown.extend(content[n] for n in kept)
+    if not cut:
+        return item
+    titles = [n for n in range(len(lines)) if n not in content]
+    shown = sorted(kept + [t for t in titles if _heads(t, titles, kept)])
+    return {**item, "text": "\n".join(lines[n] for n in shown)}
+
+
+def _heads(title: int, titles: list[int], kept: list[int]) -> bool:
+    """Whether a kept line sits under ``title``: anywhere after the first line, else before the next title."""
+    end = min((t for t in titles if t > title), default=None) if title else None
+    return any(n > title and (end is None or n < end) for n in kept)
 
 
 def _all_quoted(item: dict[str, Any], quoted: set[str]) -> bool:

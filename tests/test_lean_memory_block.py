@@ -137,10 +137,10 @@ def test_a_session_of_user_filler_still_gets_a_summary() -> None:
 
 
 def test_the_same_words_said_on_several_days_are_shown_once() -> None:
-    recalled = [item("message", "[3 March 2026] user: What job did I have before?", 0.9, ("m1",), "m1"),
-                item("message", "[10 March 2026] user: What job did I have before?", 0.8, ("m2",), "m2"),
+    recalled = [item("message", "[3 March 2026] user: I'm training for the Berlin marathon.", 0.9, ("m1",), "m1"),
+                item("message", "[10 March 2026] user: I'm training for the Berlin marathon.", 0.8, ("m2",), "m2"),
                 item("message", "[9 March 2026] user: I work as a nurse now.", 0.5, ("m3",), "m3")]
-    assert texts(select_within_budget(recalled, 800)) == ["[3 March 2026] user: What job did I have before?",
+    assert texts(select_within_budget(recalled, 800)) == ["[3 March 2026] user: I'm training for the Berlin marathon.",
                                                          "[9 March 2026] user: I work as a nurse now."]
 
 

@@ -155,7 +155,7 @@ def test_an_excerpt_falls_back_to_lines_near_in_meaning_when_no_word_is_shared()
 
 
 def test_a_mood_of_the_day_is_not_carried_forward() -> None:
-    from nodes.upkeep.chatter import told_lines
+    from nodes.chatter import told_lines
 
     text = ("User: Feeling really stressed right now.\nUser: I'm exhausted this morning!\n"
             "User: I'm tired of my commute.\nUser: I'm in Lyon today.\nUser: I'm happy with the new flat.")

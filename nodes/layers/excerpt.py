@@ -39,7 +39,7 @@ def excerpt(text: str, query: str, embeddings: Embeddings | None = None,
     lines = text.splitlines()
     if len(lines) < 2 or not query.strip():
         return None
-    body = [(n, line) for n, line in enumerate(lines) if n and not _TITLE.match(line.strip())]
+    body = [(n, line) for n, line in enumerate(lines) if n and not is_title(line)]
     wanted = terms(query)
     chosen = [n for n, line in body if terms(line) & wanted][:max_lines]
     if not chosen and embeddings is not None and body:
@@ -51,11 +51,16 @@ def excerpt(text: str, query: str, embeddings: Embeddings | None = None,
     return _with_titles(lines, chosen), [lines[n] for n in chosen]
 
 
+def is_title(line: str) -> bool:
+    """Whether a roll-up line is a period title ("January 2025:", "Week 2025-W03 (13 Jan–19 Jan 2025):")."""
+    return _TITLE.match(line.strip()) is not None
+
+
 def _with_titles(lines: Sequence[str], chosen: list[int]) -> str:
     """The roll-up's first line, then each chosen line under the week title it sits under."""
     out, week = [lines[0]], None
     for n, line in enumerate(lines[1:], start=1):
-        if _TITLE.match(line.strip()):
+        if is_title(line):
             week = line
         elif n in chosen:
             if week is not None and week not in out:

@@ -5,7 +5,7 @@ An episode stays worth recalling for what it alone holds. Once it is older than
 nodes/usage.py), it is forgotten when every line that tells something is
 carried, word for word, by a roll-up that cites it (rollup.py) — a restated
 "My partner is Alex." lives on in the week's summary — and the rest is questions
-and requests to the assistant (nodes/upkeep/chatter.py), which the message log
+and requests to the assistant (nodes/chatter.py), which the message log
 still keeps verbatim. A session of small talk only is forgotten at the first pass,
 whatever its age and without a roll-up: it holds nothing recall could answer with.
 Roll-ups themselves, used episodes and anything holding a line no roll-up carries
@@ -21,9 +21,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from nodes.chatter import told_lines
 from nodes.layers.base import LayerEnv
 from nodes.layers.scoring import parse_time
-from nodes.upkeep.chatter import told_lines
 from nodes.upkeep.items import all_items, expired, pause, write_state
 from nodes.upkeep.report import StepReport
 from stores.namespaces import EPISODES

@@ -6,7 +6,7 @@ ignores one-off observations ("I ordered the vegetarian lasagna"). Seen in
 user is vegetarian."), written through the semantic layer's grounded write path
 (``write_facts``: grounding, secret screen, dedup, the gate) with the evidence
 messages as its sources. Questions and requests are no evidence
-(nodes/upkeep/chatter.py). Promotion only fills gaps: a profile slot the user
+(nodes/chatter.py). Promotion only fills gaps: a profile slot the user
 filled themselves is never overwritten by an inference.
 """
 
@@ -16,12 +16,12 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from nodes.chatter import is_request
 from nodes.extract.base import CandidateFact, slot_for
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.scoring import parse_time
 from nodes.layers.semantic import write_facts
 from nodes.text import statements
-from nodes.upkeep.chatter import is_request
 from nodes.upkeep.items import all_items, pause
 from nodes.upkeep.report import StepReport
 from stores.namespaces import FACTS, MESSAGES, PROFILE, PROFILE_HISTORY

@@ -4,7 +4,7 @@ Episodes older than ``upkeep_rollup_days`` are grouped by ISO week into one
 extractive summary per week (sentences copied, never rewritten, so names and
 dates stay verbatim); weeks are grouped by the month they start in. A roll-up
 carries what the user told, each line once: questions and requests to the
-assistant are left out (nodes/upkeep/chatter.py), and a week of small talk only
+assistant are left out (nodes/chatter.py), and a week of small talk only
 gets no roll-up. A roll-up
 is stored in the episodes namespace, so episodic recall finds it like any
 episode, under a deterministic key (``week-2025-W07``, ``month-2025-02``): a
@@ -23,10 +23,10 @@ from typing import Any
 
 from langgraph.store.base import Item
 
+from nodes.chatter import told_lines
 from nodes.layers.base import LayerEnv
 from nodes.layers.identifiers import extractive_summary
 from nodes.layers.scoring import parse_time
-from nodes.upkeep.chatter import told_lines
 from nodes.upkeep.items import all_items, pause, union
 from nodes.upkeep.report import StepReport
 from stores.namespaces import EPISODES
@@ -108,7 +108,7 @@ def _rollup(env: LayerEnv, level: str, key: str, members: list[Item], old: dict[
 def told_once(texts: list[str], titled: bool = False) -> list[str]:
     """The lines of ``texts`` that tell something, each said once (first time kept).
 
-    Questions and requests are left out (nodes/upkeep/chatter.py); with ``titled``
+    Questions and requests are left out (nodes/chatter.py); with ``titled``
     each text starts with a week's title, kept only when a line of its week is.
     """
     seen: set[str] = set()

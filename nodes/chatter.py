@@ -4,7 +4,8 @@ A question ("How do I boil an egg?") or a request ("Tell me a joke.") is the
 session's business: it was answered then, and the message log keeps its words.
 It states nothing about the user's life, so upkeep does not carry it into a
 roll-up, does not count it as evidence of a habit ("Where did I go hiking?" is
-not a hike), and an episode made only of such lines is small talk it may forget.
+not a hike), and an episode made only of such lines is small talk it may forget;
+the prompt does not show a past message or episode that only asks (nodes/prompt.py).
 The same goes for a mood of the day ("I'm a bit tired today."): true when said,
 it tells nothing once the day is over.
 """
