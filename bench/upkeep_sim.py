@@ -22,7 +22,7 @@ questions are logged like any turn, so its replies would come back as recalled
 messages and mark every recalled memory as used (which no real answer does, and
 which stops upkeep from ever forgetting an unused episode).
 
-    python -m bench.upkeep_sim [--sessions 200] [--seed 7] [--embedding hash:384] [--episode-ttl-days 180]
+    python -m bench.upkeep_sim [--sessions 200] [--seeds 7,8,9,10] [--embedding hash:384] [--episode-ttl-days 180]
 """
 
 from __future__ import annotations
@@ -194,27 +194,43 @@ def report(arms: dict[str, dict[str, Any]], budget: int) -> str:
     return "\n".join(lines)
 
 
+def seed_row(seed: int, arms: dict[str, dict[str, Any]]) -> str:
+    """One seed's month six, both arms, as a table row."""
+    on, off = (figures(arms[k]["checkpoints"][-1]) for k in ("with upkeep", "without upkeep"))
+    every = [figures(cp) for cp in arms["with upkeep"]["checkpoints"]]
+    recall = sum(f["current"] * f["asked_current"] for f in every) / sum(f["asked_current"] for f in every)
+    return (f"| {seed} | {off['memories']} / {on['memories']} | {off['tokens']:.0f} / {on['tokens']:.0f} | "
+            f"{on['tokens'] / off['tokens']:.2f} | {recall:.2f} | {sum(f['stale'] for f in every)} | "
+            f"{off['past']:.2f} / {on['past']:.2f} |")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run both arms and print (and save) the report."""
+    """Run both arms for each seed and print (and save) the report: the first seed in full, then month six of all."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sessions", type=int, default=200)
-    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--seeds", default="7,8,9,10", help="comma-separated generator seeds (the first is shown in full)")
     p.add_argument("--embedding", default="hash:384", help="'hash:384' (default) or 'local' (MiniLM)")
     p.add_argument("--episode-ttl-days", type=float, default=Context.episode_ttl_days,
                    help="episode TTL for both arms (default: the shipped default)")
     args = p.parse_args(argv)
-    planted = sessions(args.seed, args.sessions)
-    arms = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, on in (("without upkeep", False), ("with upkeep", True)):
-            arms[name] = run_arm(Path(tmp) / name.replace(" ", "-"), planted, on, args.embedding,
-                                 args.episode_ttl_days)
-    text = report(arms, Context(user_id="sim").memory_budget_tokens)
+    seeds = [int(x) for x in args.seeds.split(",") if x.strip()]
+    rows, first = [], ""
+    for seed in seeds:
+        planted = sessions(seed, args.sessions)
+        arms = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, on in (("without upkeep", False), ("with upkeep", True)):
+                arms[name] = run_arm(Path(tmp) / name.replace(" ", "-"), planted, on, args.embedding,
+                                     args.episode_ttl_days)
+        first = first or report(arms, Context(user_id="sim").memory_budget_tokens)
+        rows.append(seed_row(seed, arms))
+    text = (f"Seed {seeds[0]} in full:\n\n{first}\n\nMonth six, every seed (without / with upkeep):\n\n"
+            "| seed | memories | memory tokens / prompt | ratio | planted-fact recall (with) | stale (with) "
+            "| past-value recall |\n|---|---|---|---|---|---|---|\n" + "\n".join(rows))
     print(text)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(f"# Upkeep simulation (seed {args.seed}, {args.sessions} sessions, {args.embedding}, "
-                       f"episode TTL {args.episode_ttl_days:g} days)\n\n"
-                       + text + "\n")
+    RESULTS.write_text(f"# Upkeep simulation (seeds {args.seeds}, {args.sessions} sessions, {args.embedding}, "
+                       f"episode TTL {args.episode_ttl_days:g} days)\n\n" + text + "\n")
     return 0
 
 
