@@ -12,8 +12,9 @@ is worse than a missing one.
 The sets (see tests/fixtures/WRITE_POLICY_LABELS.md): ``tuning`` (everything the
 extractor was tuned on, including the parse policy's own validation messages and
 the tune half of the second LoCoMo labelling), ``held-out`` (messages in other
-voices never tuned on) and ``locomo`` (the held-out LoCoMo turns of both
-labellings, natural conversation, never tuned on).
+voices never tuned on), ``locomo`` (the held-out LoCoMo turns of both
+labellings, natural conversation, never tuned on) and ``fresh`` (200 messages written and
+labelled blind to the extractor, all held out, never tuned on).
 
     python -m bench.extraction_eval [--chat-model local] [--show-errors] [--by-category]
 """
@@ -38,7 +39,7 @@ from nodes.layers.base import LoggedMessage
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 DATA = FIXTURES / "write_policy.jsonl"
 _TIME = datetime(2025, 1, 1, tzinfo=UTC)
-SET_NAMES = ("tuning", "held-out", "locomo")
+SET_NAMES = ("tuning", "held-out", "locomo", "fresh")
 NEVER_STORED = ("question", "hypothetical", "roleplay", "injection")  # traps that must store nothing
 
 
@@ -98,6 +99,8 @@ def load_set(name: str) -> list[Case]:
     if name == "locomo":
         return [*load_cases(FIXTURES / "write_policy_locomo.jsonl", "heldout"),
                 *load_cases(FIXTURES / "write_policy_locomo_b.jsonl", "heldout")]
+    if name == "fresh":
+        return load_cases(FIXTURES / "write_policy_fresh.jsonl")
     raise ValueError(f"unknown set {name!r}; expected one of {', '.join(SET_NAMES)}")
 
 

@@ -88,6 +88,36 @@ def test_new_label_sets_are_large_split_by_hash_and_labelled_once() -> None:
     assert {c.trap for c in voices} >= set(NEVER_STORED)
 
 
+
+def test_fresh_label_set_is_all_held_out_with_known_slots_and_labelled_once() -> None:
+    """The blind set (write_policy_fresh.jsonl): same schema as the others, every line held out."""
+    import json
+
+    from nodes.extract.base import slot_for
+
+    path = FIXTURES / "write_policy_fresh.jsonl"
+    fields = {"id", "text", "durable", "key", "keys", "not_keys", "categories", "trap", "split"}
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert all(set(row) == fields for row in rows)
+    fresh = load_cases(path)
+    assert [c.id for c in fresh] == [f"f{i:03d}" for i in range(1, 201)]
+    traps = {"question", "hypothetical", "roleplay", "injection", "instruction", "oneoff", "other", "smalltalk"}
+    categories = {"identity", "location", "work", "family", "diet", "health", "preference", "activity", "habit",
+                  "goal", "language", "other"}
+    for case in fresh:
+        assert case.split == "heldout" and case.text.strip(), case.id
+        assert case.durable == (case.trap is None) and (case.categories != ()) == case.durable, case.id
+        assert case.trap is None or case.trap in traps, case.id
+        assert set(case.categories) <= categories, case.id
+        assert case.key == (case.keys[0] if case.keys else None), case.id
+        assert all(slot_for(k) for k in (*case.keys, *case.not_keys)), case.id
+        assert not set(case.keys) & set(case.not_keys) and (case.durable or not case.keys), case.id
+    every = [*load_cases(), *[c for p in FIXTURES.glob("write_policy_*.jsonl") if p != path for c in load_cases(p)]]
+    assert not {c.id for c in fresh} & {c.id for c in every}
+    assert not {c.text for c in fresh} & {c.text for c in every}
+    assert {c.trap for c in fresh} >= traps and 0.4 < sum(c.durable for c in fresh) / len(fresh) < 0.5
+    assert load_set("fresh") == fresh and "fresh" in SET_NAMES
+
 def test_held_out_voices_store_nothing_from_role_play_hypotheticals_questions_or_injections() -> None:
     """Never tuned on: the honest figure for the traps that must never be stored."""
     scores = evaluate(PatternFactExtractor(), load_set("held-out"))
