@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from nodes.extract.base import CandidateFact
+from nodes.extract.patterns import DURATION_SPAN
 from nodes.extract.person import third_person
 
 _I = re.IGNORECASE
@@ -56,7 +57,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                   r"monday|tuesday|wednesday|thursday|friday|saturday)\b|\b(?:twice|once|three times) a (?:day|week|"
                   r"month|year)\b|\bmost (?:days|weekends|mornings|evenings)\b|\bon (?:weekends|sundays|saturdays|"
                   r"mondays|fridays)\b|\bwe always\b|\bi always\b|\b(?:color|colour)-code\b"),
-        ("activity", r"\bi(?:'ve| have) been \w+ing\b.*\b(?:for|since)\b|\bi (?:started|began|took up) \w+ing\b|"
+        ("activity", rf"\bi(?:'ve| have) been \w+ing\b.*{DURATION_SPAN}|\bi (?:started|began|took up) \w+ing\b|"
                      r"\bi (?:mentor|volunteer|coach|teach|paint|sculpt|knit|write|play the)\b|"
                      r"\b(?:huge|big) part of my life\b|\bmy (?:real )?muses?\b|\bbeen busy \w+ing\b|"
                      r"\bis mostly my thing\b|'s mostly my thing\b|\bjoined an? (?:new )?[\w ]*(?:group|club|team|"

@@ -25,7 +25,7 @@ import re
 from nodes.extract.base import CandidateFact
 from nodes.extract.disclosure import CLAUSE_TRAP
 from nodes.extract.parse import Clause, Sentence
-from nodes.extract.patterns import DEICTIC_OBJECT, TRANSIENT
+from nodes.extract.patterns import DEICTIC_OBJECT, DURATION, TRANSIENT
 from nodes.extract.person import third_person
 
 # Verbs whose present simple describes a lasting taste, habit, skill or situation, by category.
@@ -60,7 +60,6 @@ _CONDITIONAL_MARKS = {"if", "unless", "when", "whenever", "once", "until", "whet
 _EMPTY_OBJECTS = {"it", "that", "this", "these", "those", "you", "them", "they", "him", "her", "he", "she", "we",
                   "us", "me", "myself", "what", "thing", "things",
                   "stuff", "one", "something", "anything", "everything", "idea", "time"}
-DURATION = re.compile(r"\b(?:for|since|lately|recently)\b", re.IGNORECASE)  # "I've been learning X for a year"
 _NATIONALITY = (r"(?-i:[A-Z])[a-z]+(?:ish|ian|ese|an|ch|i)|(?i:muslim|christian|catholic|protestant|jewish|hindu|"
                 r"buddhist|sikh|atheist|agnostic|mormon|quaker)")
 _FREQUENCY = re.compile(r"\b(?:a lot|every \w+|each \w+|daily|weekly|regularly|often|usually|always|most \w+|"

@@ -152,6 +152,12 @@ SINCE = re.compile(
     r"december)))+$",
     re.IGNORECASE,
 )
+# How long something has held up to now ("for six years", "since 2019", "lately"), not a purpose ("for my
+# business"): with "have been ..." it makes a lasting state or habit.
+DURATION_SPAN = (r"\b(?:since|for (?:(?:about|almost|nearly|over|around|like|more than|the (?:past|last))\s+)?"
+                 r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|several|many|a few|some|ages|years|"
+                 r"months|decades|a while|a long time|most of my life|my (?:whole|entire) life)\b)")
+DURATION = re.compile(rf"\b(?:lately|recently)\b|{DURATION_SPAN}", re.IGNORECASE)
 # Clauses about the present moment: a mood or a one-off plan, not a durable fact.
 TRANSIENT = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|right now|this (?:morning|afternoon|evening|week|weekend)|"
