@@ -49,6 +49,15 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (rf"\bI've been (?=(?:{DIETS})\b)", "I'm "),
         (r"\bI've been (?=(?:married|divorced|single|engaged|separated)\b)", "I'm "),
         (r"\b(?:we|I) got (married|engaged|divorced)\b", r"I'm \1"),
+        (r"\bmy (?:\w+ )?\w+ and I (?=live|reside|speak|own|have)\b", "we "),  # "my partner and I live in ..."
+        (r"^not (?:a |an )?(big |huge |great )?fan of\b", r"I'm not a \1fan of"),
+        (r"\bstay at home (?=mom|mum|dad|parent)", "stay-at-home "),
+        (r"^born (on|in)\b", r"I was born \1"),
+        (r"^(I'm [^,]+),\s*born (on|in)\b", r"\1, I was born \2"),
+        (r"\bI've been (?=(?:sober|clean|(?:type [12] )?diabetic|celiac|coeliac|vegetarian)\b)", "I'm "),
+        (rf"^(?=(?:(?:type [12] )?diabetic|sober|allergic to|lactose intolerant|{DIETS})\b)", "I'm "),  # a fragment
+        (r"\b((?:type [12] )?diabetic|celiac|coeliac|sober|deaf|blind) since (?:I was (?:a )?\w+|childhood|birth)\b",
+         r"\1"),  # a lasting state, whenever it began
         (r"\bme and my (\w+),? we\b", r"my \1 and I"),
         (r"\bmy (\w+) and me,? we\b", r"my \1 and I"),
         (r"\bI'm a (left-handed|right-handed)\b", r"I'm \1"),
