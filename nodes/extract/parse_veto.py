@@ -16,7 +16,7 @@ _LASTING_GETS = RELATIVES | {"job", "position", "degree", "diploma", "license", 
                              "divorced", "cat", "dog"}
 # Progressive forms of a project or role the user carries on ("I'm starting a dance studio"), unlike
 # "I'm currently reading ..." or "I'm having trouble ...".
-_ONGOING_PROJECTS = ONGOING | {"start", "offer", "build", "create", "open", "volunteer", "mentor", "coach",
+_ONGOING_PROJECTS = ONGOING | {"expect", "start", "offer", "build", "create", "open", "volunteer", "mentor", "coach",
                                "expand", "prep", "prepare", "develop", "grow"}
 # People who are not the user's relations: what they do is not the user's fact ("my boss is a micromanager").
 OTHER_PEOPLE = set("neighbour neighbor friend friends boss colleague colleagues coworker coworkers roommate flatmate "

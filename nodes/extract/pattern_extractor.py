@@ -54,6 +54,7 @@ _CUT = re.compile(
     r"nowadays|anymore|too|at the moment|right now|if|when)\b).*$",
     _I,
 )
+_BIRTH = re.compile(r"^i was born\b", _I)
 _UNFINISHED = re.compile(r"\b(?:but|and|or|so|because)$", _I)
 _PLACE_KEYS = {"location", "hometown", "employer"}  # values must look like a place or workplace
 _TRAILING_FILLER = re.compile(
@@ -146,7 +147,9 @@ def _clauses(body: str) -> list[str]:
 
 
 def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
-    clause = SINCE.sub("", _TRAILING_FILLER.sub("", _FILLER.sub("", clause)).strip()).strip()
+    clause = _TRAILING_FILLER.sub("", _FILLER.sub("", clause)).strip()
+    if not _BIRTH.match(clause):  # "I was born in 1988": the date is the fact, not when a change happened
+        clause = SINCE.sub("", clause).strip()
     if not clause or (not explicit and (TRANSIENT.search(clause) or _UNFINISHED.search(clause))):
         return None
     positive, ended = _positive_form(clause)

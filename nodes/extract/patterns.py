@@ -89,6 +89,8 @@ PATTERNS: tuple[Pattern, ...] = (
        template="The user lives in {v}.", cut=True),
     _r(r"^(?:i'm|we're) (?:currently |now )?(?:living|based) in (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
+    _r(r"^(?:i|we)(?: currently| now)? (?:live|reside)(?: together)? (?:on|in|at) (?:an?|the) [\w -]+? in "
+       r"(?P<v>(?-i:[A-Z]).+)$", "location", key="location", template="The user lives in {v}.", cut=True),
     _r(r"^(?:i|we)(?: currently| now)? (?:live|reside) (?P<v>(?:just |right )?(?:outside|near) .+)$", "location",
        key="location", template="The user lives {v}.", cut=True),
     _r(r"^(?:i|we) (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", "location", key="location",
