@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from nodes.extract.parse import Clause, Sentence
 from nodes.extract.patterns import DURATION
-from nodes.extract.parse_policy import LASTING_CHANGE, ONGOING, RELATIVES, lasting_complement
+from nodes.extract.parse_policy import FREQUENCY, LASTING_CHANGE, ONGOING, RELATIVES, lasting_complement
 
 # What "I got ..." must be about to be lasting ("I got a temp job", "we got another cat"), not "I got some offers".
 _LASTING_GETS = RELATIVES | {"job", "position", "degree", "diploma", "license", "licence", "married", "engaged",
@@ -39,7 +39,8 @@ def doubtful(clause: Clause, category: str = "other") -> bool:
     past = clause.tag == "VBD" and "have" not in clause.aux and clause.lemma not in LASTING_CHANGE
     if mine and not timeless and past:
         return not (clause.lemma == "get" and set(clause.objects + tuple(clause.text.lower().split())) & _LASTING_GETS)
-    if mine and not timeless and clause.tag == "VBG" and "be" in clause.aux and not DURATION.search(clause.full_text):
+    habitual = DURATION.search(clause.full_text) or FREQUENCY.search(clause.full_text)  # "each day", "for years"
+    if mine and not timeless and clause.tag == "VBG" and "be" in clause.aux and not habitual:
         return clause.lemma not in _ONGOING_PROJECTS  # "I've been doing some promotion": a stretch of work
     if clause.subject_head in RELATIVES and clause.lemma == "be" and not lasting_complement(clause):
         return True  # "my kids are so excited": a passing state of a relation
