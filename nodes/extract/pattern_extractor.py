@@ -35,6 +35,8 @@ EXPLICIT = re.compile(
     r"\s*[:,-]?\s*(?P<body>.*)$",
     _I,
 )
+_TAG_QUESTION = re.compile(r"\s*[-–—,]\s*(?:(?:pretty|so|really|quite) \w+,?\s*)?(?:huh|right|eh|isn't it|aren't they|"
+                           r"don't you think)\s*\?+$", _I)
 _WH_BODY = re.compile(r"^(?:when|what|how|where|who|why|which|if|whether|me|us|the time|to self|to)\b", _I)
 _TO_ASSISTANT = re.compile(r"\b(?:you|your|you're)\b", _I)  # "remember: from now on you answer in French"
 _FILLER = re.compile(
@@ -126,7 +128,10 @@ class PatternFactExtractor:
 
 
 def _explicit_body(sentence: str) -> tuple[str | None, bool]:
-    """(text to parse, whether the user asked to remember it); None for questions."""
+    """(text to parse, whether the user asked to remember it); None for questions.
+    A tag ("..., huh?", "- right?") asks for agreement with a statement, not a question.
+    """
+    sentence = _TAG_QUESTION.sub("", sentence)
     plain = _FILLER.sub("", sentence)
     m = EXPLICIT.match(plain)
     if m:

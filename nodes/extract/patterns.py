@@ -98,6 +98,9 @@ PATTERNS: tuple[Pattern, ...] = (
     _r(r"^(?:i grew up|i was raised|i was born(?: and raised)?) (?:on|in|at|near) (?:an?|the) [\w -]+? in "
        r"(?P<v>(?-i:[A-Z]).+)$", "identity", key="hometown", template="The user is from {v}.", cut=True),
     _r(r"^i was born in (?P<v>(?:19|20)\d\d)$", "identity"),
+    _r(r"^(?:.*?\b)?my (?:home ?town|home country|home city|birthplace)(?:,| is| was|'s)? "
+       r"(?P<v>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)?)", "identity", key="hometown",
+       template="The user is from {v}."),
     _r(r"^(?:i'm (?:originally )?from|i grew up in|i was born in) (?P<v>[a-z].+)$", "identity", key="hometown",
        template="The user is from {v}.", cut=True),
     _r(rf"^i'm (?:(?:a|an) )?(?:strict |strictly |fully )?(?P<v>{DIETS})$", "diet", key="diet",

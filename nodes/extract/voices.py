@@ -51,6 +51,7 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:we|I) got (married|engaged|divorced)\b", r"I'm \1"),
         (r"\bmy (?:\w+ )?\w+ and I (?=live|reside|speak|own|have)\b", "we "),  # "my partner and I live in ..."
         (r"\bstay at home (?=mom|mum|dad|parent)", "stay-at-home "),
+        (rf"\b(I'm an? (?:[\w-]+ ){{0,3}}(?:{OCCUPATIONS})) in ((?-i:[A-Z])[\w'-]+)\b", r"\1, I live in \2"),
         (r"\bI've been (?=(?:sober|clean|(?:type [12] )?diabetic|celiac|coeliac|vegetarian)\b)", "I'm "),
         (r"\b((?:type [12] )?diabetic|celiac|coeliac|sober|deaf|blind) since (?:I was (?:a )?\w+|childhood|birth)\b",
          r"\1"),  # a lasting state, whenever it began
