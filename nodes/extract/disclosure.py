@@ -32,7 +32,8 @@ CLAUSE_TRAP = re.compile(
     r"today|tonight|tomorrow|yesterday|this (?:morning|week|weekend|month)|last (?:night|week|weekend|month|year|"
     r"summer|fri\w*|mon\w*|tue\w*|wed\w*|thu\w*|sat\w*|sun\w*)|next (?:week|month|year|fri\w*|time)|"
     r"(?:a few|two|three) (?:days|weeks) ago|just (?:got|signed|finished|made|did|bought)|right now|rn|"
-    r"at the moment|here's|check (?:out|it)|this (?:pic|photo|one)|thinks?|said|says|told|you|your|you're)\b",
+    r"at the moment|here's|check (?:out|it)|in the (?:next|coming) (?:few )?\w+|"
+    r"(?:it's|it has|it've) been (?:quite |such )?an? (?:\w+ )?(?:ride|journey|rollercoaster|struggle)|this (?:pic|photo|one)|thinks?|said|says|told|you|your|you're)\b",
     _I,
 )
 _DEICTIC = re.compile(r"\b(?:love|enjoy|like|adore) (?:how|that|it|this|these|those|you|your|the way|seeing|"

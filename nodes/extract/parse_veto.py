@@ -22,6 +22,9 @@ _ONGOING_PROJECTS = ONGOING | {"expect", "start", "offer", "build", "create", "o
 OTHER_PEOPLE = set("neighbour neighbor friend friends boss colleague colleagues coworker coworkers roommate flatmate "
                    "housemate landlord landlady teacher doctor therapist manager classmate classmates".split())
 
+_ANYONE = {"everyone", "everybody", "someone", "somebody", "nobody", "anyone", "anybody", "people"}
+_IN_VIEW = {"the", "this", "that", "these", "those"}
+
 
 def doubtful(clause: Clause, category: str = "other") -> bool:
     """Whether a rule's loose fact read from this clause is a one-off, a hedge or not about the user.
@@ -44,7 +47,9 @@ def doubtful(clause: Clause, category: str = "other") -> bool:
         return clause.lemma not in _ONGOING_PROJECTS  # "I've been doing some promotion": a stretch of work
     if clause.subject_head in RELATIVES and clause.lemma == "be" and not lasting_complement(clause):
         return True  # "my kids are so excited": a passing state of a relation
-    return clause.subject_head in OTHER_PEOPLE
+    if category == "preference" and clause.subject_det in _IN_VIEW:
+        return True  # "The mural is important to me": a thing in view, not a lasting taste
+    return clause.subject_head in OTHER_PEOPLE or clause.subject_head in _ANYONE
 
 
 def uncertain(sentence: Sentence) -> bool:

@@ -56,6 +56,8 @@ _CUT = re.compile(
     r"nowadays|anymore|too|at the moment|right now|if|when)\b).*$",
     _I,
 )
+# "Remember that staying positive is important": advice about anyone, not a note about the user.
+_MAXIM = re.compile(r"^(?!.*\b(?:i|i'm|my|me)\b)\w+ing\b(?:\s+[\w'-]+){0,4}?\s+(?:is|are)\b", _I)
 _BIRTH = re.compile(r"^i was born\b", _I)
 _UNFINISHED = re.compile(r"\b(?:but|and|or|so|because)$", _I)
 _PLACE_KEYS = {"location", "hometown", "employer"}  # values must look like a place or workplace
@@ -160,7 +162,7 @@ def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
     positive, ended = _positive_form(clause)
     fact = _match(positive)
     if fact is None:
-        return _note(clause) if explicit else None
+        return _note(clause) if explicit and not _MAXIM.match(clause) else None
     if explicit:
         fact = fact.model_copy(update={"explicit": True, "importance": max(fact.importance, EXPLICIT_IMPORTANCE)})
     if not ended:
