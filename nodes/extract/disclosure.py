@@ -33,7 +33,8 @@ CLAUSE_TRAP = re.compile(
     r"summer|fri\w*|mon\w*|tue\w*|wed\w*|thu\w*|sat\w*|sun\w*)|next (?:week|month|year|fri\w*|time)|"
     r"(?:a few|two|three) (?:days|weeks) ago|just (?:got|signed|finished|made|did|bought)|right now|rn|"
     r"at the moment|here's|check (?:out|it)|in the (?:next|coming) (?:few )?\w+|"
-    r"(?:it's|it has|it've) been (?:quite |such )?an? (?:\w+ )?(?:ride|journey|rollercoaster|struggle)|this (?:pic|photo|one)|thinks?|said|says|told|you|your|you're)\b",
+    r"(?:it's|it has|it've) been (?:quite |such )?an? (?:\w+ )?(?:ride|journey|rollercoaster|struggle)|"
+    r"this (?:pic|photo|one)|thinks?|said|says|told|you|your|you're)\b",
     _I,
 )
 _DEICTIC = re.compile(r"\b(?:love|enjoy|like|adore) (?:how|that|it|this|these|those|you|your|the way|seeing|"
@@ -61,16 +62,19 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                   r"mondays|fridays)\b|\bwe always\b|\bi always\b|\b(?:color|colour)-code\b"),
         ("activity", rf"\bi(?:'ve| have) been \w+ing\b.*{DURATION_SPAN}|\bi (?:started|began|took up) \w+ing\b|"
                      r"\bi (?:mentor|volunteer|coach|teach|paint|sculpt|knit|write|play the)\b|"
-                     r"\b(?:huge|big|important|major|large) part of my life\b|\bmy (?:real )?muses?\b|\bbeen busy \w+ing\b|"
+                     r"\b(?:huge|big|important|major|large) part of my life\b|\bmy (?:real )?muses?\b|"
+                     r"\bbeen busy \w+ing\b|"
                      r"\bis mostly my thing\b|'s mostly my thing\b|\bjoined an? (?:new )?[\w ]*(?:group|club|team|"
                      r"choir|league|class)\b|\bwe love \w+ing\b|\bi (?:made|use) (?:it|art)\b"),
         ("preference", r"\b(?:passionate|crazy|mad) about\b|\bmy passion\b|\bmy (?:fave|favou?rite)\b|"
                        r"\bis my (?:fave|favou?rite|top pick)\b|\btop pick\b|\b(?:brings|gives) me (?:so much |such )?"
                        r"joy\b|\bmakes me (?:so |really )?happy\b|\b(?:is|are) (?:really |so )?important to me\b|"
                        r"\b(?:my )?love (?:of|for) \w+|\bcan't picture (?:my )?life without\b|\bbeen into\b|"
-                       r"\bi'm (?:a )?(?:big|huge) fan of\b|\bi'm (?:really |very |quite )?keen on \w+|\bi'm obsessed with\b|\bwe (?:love|enjoy) \w+|"
+                       r"\bi'm (?:a )?(?:big|huge) fan of\b|\bi'm (?:really |very |quite )?keen on \w+|"
+                       r"\bi'm obsessed with\b|\bwe (?:love|enjoy) \w+|"
                        r"\bi (?:really |absolutely )?(?:love|enjoy|adore) \w+|\bi loved \w+ing\b.*\bas a kid\b"),
-        ("family", r"\bbeing an? (?:\w+ )?(?:mum|mom|dad|mother|father|parent|grandparent)\b|\b(?:lucky|blessed) to have my (?:husband|wife|partner|kids|children|family|friends)\b|"
+        ("family", r"\bbeing an? (?:\w+ )?(?:mum|mom|dad|mother|father|parent|grandparent)\b|"
+                   r"\b(?:lucky|blessed) to have my (?:husband|wife|partner|kids|children|family|friends)\b|"
                    r"\b(?:cat|dog|puppy|kitten) named \w+|\bmy (?:friends|family|mentors),? .*\bare my\b"),
     )
 )

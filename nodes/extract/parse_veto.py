@@ -8,8 +8,8 @@ hedge, a question, a supposition or about someone else, whatever the words.
 from __future__ import annotations
 
 from nodes.extract.parse import Clause, Sentence
-from nodes.extract.patterns import DURATION
 from nodes.extract.parse_policy import FREQUENCY, LASTING_CHANGE, ONGOING, RELATIVES, lasting_complement
+from nodes.extract.patterns import DURATION
 
 # What "I got ..." must be about to be lasting ("I got a temp job", "we got another cat"), not "I got some offers".
 _LASTING_GETS = RELATIVES | {"job", "position", "degree", "diploma", "license", "licence", "married", "engaged",

@@ -127,7 +127,8 @@ PATTERNS: tuple[Pattern, ...] = (
        key="relationship_status", template="The user is {v}."),
     _r(r"^my (?:favou?rite|fave) (?P<k>[a-z][a-z ]{0,30}?) (?:is|are) (?P<v>.+)$", "preference", importance=4),
     _r(rf"^i have (?P<v>{HEALTH})\b", "health", importance=8),
-    _r(r"^i'm (?P<v>(?:type [12] )?diabetic|sober|(?:celiac|coeliac)|colou?r ?blind|deaf|hard of hearing|blind|dyslexic|autistic|epileptic|asthmatic|"
+    _r(r"^i'm (?P<v>(?:type [12] )?diabetic|sober|(?:celiac|coeliac)|colou?r ?blind|deaf|hard of hearing|blind|"
+       r"dyslexic|autistic|epileptic|asthmatic|"
        r"(?:lactose|gluten|fructose)[- ]intolerant|left[- ]handed|an? (?:early bird|night owl|morning person))$",
        "health", importance=7),
     _r(rf"^(?:i|we|my \w+ and i) (?:have|own) (?:a|an|one|two|three|four|five|\d+) "
@@ -139,10 +140,13 @@ PATTERNS: tuple[Pattern, ...] = (
     _r(r"^i'm (?:a |an )(?P<v>(?:proud |single |working |stay-at-home )?"
        r"(?:mom|mother|dad|father|parent|grandmother|grandfather|grandparent)\b.*)$",
        "family"),
-    _r(r"^i'm (?P<v>an only child|the (?:eldest|oldest|youngest|middle) (?:of \w+|child|kid|sibling|son|daughter)\b.*)$",
+    _r(r"^i'm (?P<v>an only child|the (?:eldest|oldest|youngest|middle) "
+       r"(?:of \w+|child|kid|sibling|son|daughter)\b.*)$",
        "family"),
-    _r(r"^(?:i'm|we're) (?P<v>expecting (?:a|our|my) (?:first |second |third |\w+ )?(?:baby|child|kid)\b.*)$", "family"),
-    _r(r"^i have (?P<v>an? (?:phd|ph\.d\.?|doctorate|master's|masters|bachelor's|bachelors|degree|msc|bsc|mba|ma|ba)\b.*)$",
+    _r(r"^(?:i'm|we're) (?P<v>expecting (?:a|our|my) (?:first |second |third |\w+ )?(?:baby|child|kid)\b.*)$",
+       "family"),
+    _r(r"^i have (?P<v>an? (?:phd|ph\.d\.?|doctorate|master's|masters|bachelor's|bachelors|degree|msc|bsc|mba|ma|"
+       r"ba)\b.*)$",
        "identity"),
     _r(r"^i'm an? (?P<v>aries|taurus|gemini|cancer|leo|virgo|libra|scorpio|sagittarius|capricorn|aquarius|pisces)$",
        "identity"),
