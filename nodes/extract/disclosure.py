@@ -94,12 +94,12 @@ def disclosure_fact(sentence: str) -> CandidateFact | None:
             continue
         for category, cue in CUES:
             if cue.search(clause):
-                text = third_person(_we_as_user(clause))
+                text = third_person(we_as_user(clause))
                 return CandidateFact(text=text, category=category, value=clause, importance=5)
     return None
 
 
-def _we_as_user(clause: str) -> str:
+def we_as_user(clause: str) -> str:
     """'We love hiking' -> 'The user says we love hiking'.
 
     Naming who "we" are would invent; the rewrite only has to name the user.

@@ -22,7 +22,7 @@ from nodes.extract.base import (
     user_messages,
 )
 from nodes.extract.blend import blend
-from nodes.extract.disclosure import disclosure_fact
+from nodes.extract.disclosure import disclosure_fact, we_as_user
 from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, PATTERNS, SINCE, TRANSIENT, Pattern
 from nodes.extract.person import third_person
 from nodes.extract.voices import CAPTION, is_not_the_user, list_items, normalise
@@ -213,7 +213,7 @@ def _from_rule(rule: Pattern, clause: str, groups: dict[str, str]) -> CandidateF
         return _with_slot(CandidateFact(text=slot.template.format(values=value), key=key, value=value))
     if key is not None and rule.template is not None:
         return _keyed(key, value, rule.template, False)
-    fact = CandidateFact(text=third_person(clause), category=rule.category, key=key, value=value,
+    fact = CandidateFact(text=third_person(we_as_user(clause)), category=rule.category, key=key, value=value,
                          importance=rule.importance)
     return _with_slot(fact)
 
