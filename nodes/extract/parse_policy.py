@@ -121,7 +121,7 @@ def _described_fact(clause: Clause) -> CandidateFact | None:
     if not clause.subject or clause.subject_tag not in ("NN", "NNS", "NNP", "VBG") or clause.subject_head in RELATIVES:
         return None
     perfect = clause.tag == "VBN" and clause.aux == ("have",) and bool(DURATION.search(clause.text))
-    present = clause.tag in ("VBZ", "VBP") or clause.tag == "VB" and clause.dep == "ROOT"  # "Singing lets me"
+    present = clause.tag in ("VBZ", "VBP") or clause.tag == "VB" and clause.dep == "ROOT"  # base form: "X and Y let me"
     if not (present and not clause.aux or perfect) or not settled(clause) or clause.reported:
         return None  # present, or true up to now: "Photography has been my hobby since college"
     if in_view(clause.text):
