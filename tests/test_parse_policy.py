@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from nodes.extract.base import CandidateFact
 from nodes.extract.grounding import ground
 from nodes.extract.parse import Sentence, parse, pipeline
 from nodes.extract.parse_policy import clause_facts
@@ -135,3 +136,59 @@ def test_clauses_carry_what_the_policy_reads() -> None:
 ])
 def test_chat_forms_reach_the_slot_patterns(text: str, key: str) -> None:
     assert key in {k for _, k, _ in facts(text)}
+
+
+@pytest.mark.parametrize(("text", "keys"), [
+    ("we live right outside Utrecht", {"location"}),  # near or outside a town
+    ("My boyfriend and I live on a narrowboat in Oxford", {"location"}),  # "my X and I" is "we"
+    ("I grew up on a sheep farm in Wales", {"hometown"}),
+    ("my home town is Bergen, tiny place", {"hometown"}),
+    ("I'm a lab technician in Glasgow", {"occupation", "location"}),  # a job in a town: two slots
+])
+def test_places_said_around_a_farm_a_boat_or_a_job_fill_the_slots(text: str, keys: set[str]) -> None:
+    assert keys <= {k for _, k, _ in facts(text)}
+
+
+@pytest.mark.parametrize(("text", "category"), [
+    ("I've got a bad hip so I avoid stairs", "health"),
+    ("been sober for two years now", "health"),  # a lasting state, whenever it began
+    ("I'm the youngest of five", "family"),
+    ("I have a master's in public health", "identity"),
+    ("I'm a Scorpio", "identity"),
+    ("translation is what I do for a living", "work"),
+    ("not a huge fan of horror films", "preference"),  # a fragment: the speaker's subject is unsaid
+    ("I was born in 1975", "identity"),  # the year is the fact, not when a change happened
+    ("we adopted two kittens from a shelter", "family"),
+    ("i am greek", "identity"),  # a writer who never capitalises
+    ("Being a dad of three keeps me on my toes", "family"),
+    ("I started my own online shop not long ago - pretty neat, huh?", "work"),  # a tag is not a question
+    ("I'm squeezing in an hour of yoga every morning", "habit"),  # a progressive with a frequency
+])
+def test_lasting_facts_in_more_everyday_forms_are_kept(text: str, category: str) -> None:
+    got = facts(text)
+    assert [c for _, _, c in got] == [category], got
+    assert all(t.startswith(("The user", "Translation", "Being")) for t, _, _ in got), got
+
+
+def test_a_plural_self_statement_says_who_it_is_about() -> None:
+    assert facts("We're expecting a baby girl in March") == [
+        ("The user says we're expecting a baby girl.", None, "family")]
+
+
+@pytest.mark.parametrize("text", [
+    "Everyone we love lives nearby",  # about anyone, not the user
+    "This painting is really important to me",  # a thing in view
+    "The old piano is important to me",
+    "I'm thinking of working with some local artists in the next few months",  # a plan
+    "It's been a wild ride launching my own company",  # a stretch of experience
+    "I've been doing some overtime for my team",  # "for my team" is no duration
+    "Remember that being kind is always worth it",  # advice, not a note about the user
+])
+def test_plans_things_in_view_anyones_deeds_and_advice_store_nothing(text: str) -> None:
+    assert facts(text) == []
+
+
+def test_grounding_reads_the_rules_contractions_as_the_users_words() -> None:
+    messages = [LoggedMessage(id="m1", thread="t", time=T0, role="user", text="I am a nurse and I have been one")]
+    fact = CandidateFact(text="The user is a nurse.", value="I'm a nurse, I've been one", sources=["m1"])
+    assert ground([fact], messages) == [fact.model_copy(update={"stated_at": T0})]

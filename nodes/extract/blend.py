@@ -21,14 +21,14 @@ from nodes.extract.parse import Sentence, parse
 from nodes.extract.parse_policy import clause_facts, in_view
 from nodes.extract.parse_readings import rule_readings
 from nodes.extract.parse_veto import doubtful, uncertain
-from nodes.extract.voices import labelled_field
+from nodes.extract.voices import labelled_field, with_subject
 
 RuleReader = Callable[[str], list[CandidateFact]]
 
 
 def blend(sentence: str, rule_facts: Sequence[CandidateFact], rules: RuleReader) -> list[CandidateFact]:
     """The facts of one sentence: ``rule_facts`` checked and completed by the parse."""
-    parsed = parse(_cased(sentence))
+    parsed = parse(_cased(with_subject(sentence)))
     if parsed is None:
         return list(rule_facts)
     if uncertain(parsed):

@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 
 from nodes.extract.base import CandidateFact
+from nodes.extract.patterns import DURATION_SPAN
 from nodes.extract.person import third_person
 
 _I = re.IGNORECASE
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|myself|we|we're|we've|our)\b", _I)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|mine|myself|we|we're|we've|our)\b", _I)
 _CLAUSE = re.compile(r",\s*|;\s*|\s+-+\s+|\s+—\s+|:\s+|\s+(?:but|because|'cause|cuz|while|though|although)\s+", _I)
 _SECOND_PERSON_START = re.compile(r"^(?:you|your|you're|you've|u)\b", _I)
 
@@ -31,7 +32,9 @@ CLAUSE_TRAP = re.compile(
     r"today|tonight|tomorrow|yesterday|this (?:morning|week|weekend|month)|last (?:night|week|weekend|month|year|"
     r"summer|fri\w*|mon\w*|tue\w*|wed\w*|thu\w*|sat\w*|sun\w*)|next (?:week|month|year|fri\w*|time)|"
     r"(?:a few|two|three) (?:days|weeks) ago|just (?:got|signed|finished|made|did|bought)|right now|rn|"
-    r"at the moment|here's|check (?:out|it)|this (?:pic|photo|one)|thinks?|said|says|told|you|your|you're)\b",
+    r"at the moment|here's|check (?:out|it)|in the (?:next|coming) (?:few )?\w+|"
+    r"(?:it's|it has|it've) been (?:quite |such )?an? (?:\w+ )?(?:ride|journey|rollercoaster|struggle)|"
+    r"this (?:pic|photo|one)|thinks?|said|says|told|you|your|you're)\b",
     _I,
 )
 _DEICTIC = re.compile(r"\b(?:love|enjoy|like|adore) (?:how|that|it|this|these|those|you|your|the way|seeing|"
@@ -45,29 +48,33 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                      r"non-binary) \w+|\bmy (?:transition|home country|roots)\b|\bsince i started transitioning\b|"
                      r"\bmy (?:path|journey) as an? \w+"),
         ("goal", r"\bmy (?:goal|dream|plan|ambition) (?:is|was)\b|\bas a career\b|\bdetermined to \w+|"
-                 r"\bi (?:want|hope|plan|intend) to (?:become|build|adopt|work|open|start|be|give|mentor|"
+                 r"\bi (?:want|hope|plan|intend) to (?:become|build|create|adopt|work|open|start|be an?|give|mentor|"
                  r"guide|go full-time)\b|\b(?:been|is) (?:a|my) dream\b|\bmy dream (?:business|job)\b|"
                  r"\bexcited to (?:guide|mentor|teach|help)\b|\bgoing full-time\b|\bthinking of working\b|"
                  r"\bcounseling\b.*\bthe way to go\b|\btowards becoming\b"),
         ("work", r"\b(?:lost|quit|left) my job\b|\blosing my job\b|\bmy (?:own |online |new )?(?:clothing |clothes |"
                  r"dance )?(?:business|biz|store|shop|studio|company|restaurant|practice|startup)\b|"
-                 r"\b(?:temp|part-time|full-time|day) job\b|\bi(?:'m| am) (?:offering|running|teaching)\b"),
+                 r"\b(?:temp|part-time|full-time|day) job\b|\bi(?:'m| am) (?:offering|running|teaching)\b|"
+                 r"\bmy (?:own |online |new |clothing |clothes )+(?:store|shop|business)\b"),
         ("habit", r"\b(?:every|each) (?:day|morning|evening|night|week|weekend|month|year|summer|winter|sunday|"
                   r"monday|tuesday|wednesday|thursday|friday|saturday)\b|\b(?:twice|once|three times) a (?:day|week|"
                   r"month|year)\b|\bmost (?:days|weekends|mornings|evenings)\b|\bon (?:weekends|sundays|saturdays|"
                   r"mondays|fridays)\b|\bwe always\b|\bi always\b|\b(?:color|colour)-code\b"),
-        ("activity", r"\bi(?:'ve| have) been \w+ing\b.*\b(?:for|since)\b|\bi (?:started|began|took up) \w+ing\b|"
+        ("activity", rf"\bi(?:'ve| have) been \w+ing\b.*{DURATION_SPAN}|\bi (?:started|began|took up) \w+ing\b|"
                      r"\bi (?:mentor|volunteer|coach|teach|paint|sculpt|knit|write|play the)\b|"
-                     r"\b(?:huge|big) part of my life\b|\bmy (?:real )?muses?\b|\bbeen busy \w+ing\b|"
+                     r"\b(?:huge|big|important|major|large) part of my life\b|\bmy (?:real )?muses?\b|"
+                     r"\bbeen busy \w+ing\b|"
                      r"\bis mostly my thing\b|'s mostly my thing\b|\bjoined an? (?:new )?[\w ]*(?:group|club|team|"
                      r"choir|league|class)\b|\bwe love \w+ing\b|\bi (?:made|use) (?:it|art)\b"),
         ("preference", r"\b(?:passionate|crazy|mad) about\b|\bmy passion\b|\bmy (?:fave|favou?rite)\b|"
                        r"\bis my (?:fave|favou?rite|top pick)\b|\btop pick\b|\b(?:brings|gives) me (?:so much |such )?"
                        r"joy\b|\bmakes me (?:so |really )?happy\b|\b(?:is|are) (?:really |so )?important to me\b|"
                        r"\b(?:my )?love (?:of|for) \w+|\bcan't picture (?:my )?life without\b|\bbeen into\b|"
-                       r"\bi'm (?:a )?(?:big|huge) fan of\b|\bi'm obsessed with\b|\bwe (?:love|enjoy) \w+|"
+                       r"\bi'm (?:a )?(?:big|huge) fan of\b|\bi'm (?:really |very |quite )?keen on \w+|"
+                       r"\bi'm obsessed with\b|\bwe (?:love|enjoy) \w+|"
                        r"\bi (?:really |absolutely )?(?:love|enjoy|adore) \w+|\bi loved \w+ing\b.*\bas a kid\b"),
-        ("family", r"\b(?:lucky|blessed) to have my (?:husband|wife|partner|kids|children|family|friends)\b|"
+        ("family", r"\bbeing an? (?:\w+ )?(?:mum|mom|dad|mother|father|parent|grandparent)\b|"
+                   r"\b(?:lucky|blessed) to have my (?:husband|wife|partner|kids|children|family|friends)\b|"
                    r"\b(?:cat|dog|puppy|kitten) named \w+|\bmy (?:friends|family|mentors),? .*\bare my\b"),
     )
 )
@@ -87,12 +94,12 @@ def disclosure_fact(sentence: str) -> CandidateFact | None:
             continue
         for category, cue in CUES:
             if cue.search(clause):
-                text = third_person(_we_as_user(clause))
+                text = third_person(we_as_user(clause))
                 return CandidateFact(text=text, category=category, value=clause, importance=5)
     return None
 
 
-def _we_as_user(clause: str) -> str:
+def we_as_user(clause: str) -> str:
     """'We love hiking' -> 'The user says we love hiking'.
 
     Naming who "we" are would invent; the rewrite only has to name the user.

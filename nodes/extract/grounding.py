@@ -21,10 +21,11 @@ from nodes.text import FUNCTION_WORDS
 
 log = logging.getLogger(__name__)
 
+# "m", "ve", "re", "ll", "d": the tails of "I'm", "I've" ..., which the rules write for "I am", "I have".
 STOPWORDS = FUNCTION_WORDS | frozenset(
     """a am an anymore as at be been being by currently did do does he her his i if in is it longer may me
     might mine most must my myself no now of on only or own really s same shall she so still such these those
-    to too user user's users we whom""".split()
+    to too user user's users we whom m ve re ll d""".split()
 )
 MIN_TEXT_SUPPORT = 0.6  # share of a value-less fact's words the user must have said
 _TOKEN = re.compile(r"[a-z0-9]+")

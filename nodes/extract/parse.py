@@ -51,6 +51,7 @@ class Clause:
     subject_head: str  # the subject's head word, lower case ("i", "we", "husband")
     subject_tag: str  # the subject head's tag ("VBG" for "Painting helps me ...")
     subject_poss: str  # the subject's possessor, lower case ("my" in "my husband")
+    subject_det: str  # the subject's determiner, lower case ("the" in "The mural is important to me")
     aux: tuple[str, ...]  # auxiliaries' lemmas, modals included ("be", "have", "would")
     modal: bool
     negated: bool
@@ -107,6 +108,7 @@ def _clause(head: Any, heads: list[Any]) -> Clause:
     if head.dep_ == "conj" and not aux:
         aux = [c for c in head.head.children if c.dep_ in ("aux", "auxpass") and c.tag_ == "MD"]
     poss = next((c.lower_ for c in subj.children if c.dep_ == "poss"), "") if subj is not None else ""
+    det = next((c.lower_ for c in subj.children if c.dep_ == "det"), "") if subj is not None else ""
     others = {h.i for h in heads if h is not head}
     words = [t for t in head.subtree if not _under(t, head, others)]
     while words and (words[-1].is_punct or words[-1].dep_ in ("cc", "mark")):
@@ -127,6 +129,7 @@ def _clause(head: Any, heads: list[Any]) -> Clause:
         subject_head=subj.lower_ if subj is not None else "",
         subject_tag=subj.tag_ if subj is not None else "",
         subject_poss=poss,
+        subject_det=det,
         aux=tuple(a.lemma_.lower() for a in aux),
         modal=any(a.tag_ == "MD" for a in aux),
         negated=any(c.dep_ == "neg" for c in kids),

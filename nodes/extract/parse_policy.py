@@ -25,7 +25,7 @@ import re
 from nodes.extract.base import CandidateFact
 from nodes.extract.disclosure import CLAUSE_TRAP
 from nodes.extract.parse import Clause, Sentence
-from nodes.extract.patterns import DEICTIC_OBJECT, TRANSIENT
+from nodes.extract.patterns import DEICTIC_OBJECT, DURATION, TRANSIENT
 from nodes.extract.person import third_person
 
 # Verbs whose present simple describes a lasting taste, habit, skill or situation, by category.
@@ -49,7 +49,8 @@ RELATIVES = set(
     "wife husband partner son sons daughter daughters kid kids child children mom mother mum dad father brother "
     "brothers sister sisters boyfriend girlfriend parents grandmother grandfather grandma grandpa granddaughter "
     "grandson grandchildren cousin cousins aunt uncle niece nephew fiance fiancee fiancé fiancée stepson "
-    "stepdaughter stepmom stepdad twins siblings sibling dog cat puppy kitten family in-laws".split()
+    "stepdaughter stepmom stepdad twins siblings sibling dog cat puppy kitten family in-laws dogs cats puppies kittens "
+    "pup pups kitty pet pets bunny rabbit rabbits hamster parrot horse horses baby".split()
 )
 RELATION_VERBS = {"be", "live", "work", "call", "name", "have", "study", "teach", "speak", "go", "play", "love",
                   "own", "attend", "turn", "start", "move", "marry", "retire", "graduate"}
@@ -60,10 +61,12 @@ _CONDITIONAL_MARKS = {"if", "unless", "when", "whenever", "once", "until", "whet
 _EMPTY_OBJECTS = {"it", "that", "this", "these", "those", "you", "them", "they", "him", "her", "he", "she", "we",
                   "us", "me", "myself", "what", "thing", "things",
                   "stuff", "one", "something", "anything", "everything", "idea", "time"}
-DURATION = re.compile(r"\b(?:for|since|lately|recently)\b", re.IGNORECASE)  # "I've been learning X for a year"
-_NATIONALITY = (r"(?-i:[A-Z])[a-z]+(?:ish|ian|ese|an|ch|i)|(?i:muslim|christian|catholic|protestant|jewish|hindu|"
+_NATIONALITY = (r"(?-i:[A-Z])[a-z]+(?:ish|ian|ese|an|ch|i)|(?i:polish|french|german|dutch|irish|welsh|scottish|english|"
+                r"spanish|italian|swedish|danish|finnish|norwegian|greek|turkish|russian|ukrainian|czech|hungarian|"
+                r"portuguese|romanian|japanese|chinese|korean|vietnamese|thai|indian|mexican|brazilian|nigerian|"
+                r"kenyan|filipino|canadian|american|australian)|(?i:muslim|christian|catholic|protestant|jewish|hindu|"
                 r"buddhist|sikh|atheist|agnostic|mormon|quaker)")
-_FREQUENCY = re.compile(r"\b(?:a lot|every \w+|each \w+|daily|weekly|regularly|often|usually|always|most \w+|"
+FREQUENCY = re.compile(r"\b(?:a lot|every \w+|each \w+|daily|weekly|regularly|often|usually|always|most \w+|"
                         r"on (?:weekends|\w+days)|(?:once|twice|\w+ times) a \w+)\b", re.IGNORECASE)
 
 
@@ -118,7 +121,8 @@ def _described_fact(clause: Clause) -> CandidateFact | None:
     if not clause.subject or clause.subject_tag not in ("NN", "NNS", "NNP", "VBG") or clause.subject_head in RELATIVES:
         return None
     perfect = clause.tag == "VBN" and clause.aux == ("have",) and bool(DURATION.search(clause.text))
-    if not (clause.tag in ("VBZ", "VBP") and not clause.aux or perfect) or not settled(clause) or clause.reported:
+    present = clause.tag in ("VBZ", "VBP") or clause.tag == "VB" and clause.dep == "ROOT"  # base form: "X and Y let me"
+    if not (present and not clause.aux or perfect) or not settled(clause) or clause.reported:
         return None  # present, or true up to now: "Photography has been my hobby since college"
     if in_view(clause.text):
         return None  # "The colours make me feel calm": something in view, not a pastime
@@ -137,6 +141,8 @@ def _self_category(clause: Clause) -> str | None:
         named = re.search(r"\b(?:called|named)\b", clause.text)
         present = _settled_present(clause) or have_got
         return "family" if present and (named or set(clause.objects) & RELATIVES) else None
+    if clause.lemma in ("adopt", "foster") and clause.tag in ("VBD", "VBP", "VBZ") and not clause.aux:
+        return "family" if _real_objects(clause) else None  # "we adopted a rescue greyhound"
     if clause.lemma == "be" and re.search(r"\b(?:fan|lover|enthusiast|buff|nerd|geek)\b", clause.complement):
         return "preference" if clause.tag in ("VBP", "VBZ") and not clause.aux else None  # "a huge football fan"
     if clause.lemma == "be" and re.fullmatch(_NATIONALITY, clause.complement) and not clause.aux:
@@ -150,9 +156,9 @@ def _self_category(clause: Clause) -> str | None:
     if not _lasting_aspect(clause):
         return None
     objects = _real_objects(clause)
-    if not objects and not (clause.lemma in INTRANSITIVE and _FREQUENCY.search(clause.text)):
+    if not objects and not (clause.lemma in INTRANSITIVE and FREQUENCY.search(clause.text)):
         return None
-    if clause.lemma in ("go", "do", "spend") and not (_FREQUENCY.search(clause.text) or "have" in clause.aux):
+    if clause.lemma in ("go", "do", "spend") and not (FREQUENCY.search(clause.text) or "have" in clause.aux):
         return None  # "I go by my middle name", "I do my best"; "I go climbing twice a week" is a habit
     if category == "preference" and (DEICTIC_OBJECT.match(_after_verb(clause)) or in_view(_after_verb(clause))):
         return None

@@ -8,18 +8,22 @@ hedge, a question, a supposition or about someone else, whatever the words.
 from __future__ import annotations
 
 from nodes.extract.parse import Clause, Sentence
-from nodes.extract.parse_policy import LASTING_CHANGE, ONGOING, RELATIVES, lasting_complement
+from nodes.extract.parse_policy import FREQUENCY, LASTING_CHANGE, ONGOING, RELATIVES, lasting_complement
+from nodes.extract.patterns import DURATION
 
 # What "I got ..." must be about to be lasting ("I got a temp job", "we got another cat"), not "I got some offers".
 _LASTING_GETS = RELATIVES | {"job", "position", "degree", "diploma", "license", "licence", "married", "engaged",
                              "divorced", "cat", "dog"}
 # Progressive forms of a project or role the user carries on ("I'm starting a dance studio"), unlike
 # "I'm currently reading ..." or "I'm having trouble ...".
-_ONGOING_PROJECTS = ONGOING | {"start", "offer", "build", "create", "open", "volunteer", "mentor", "coach",
+_ONGOING_PROJECTS = ONGOING | {"expect", "start", "offer", "build", "create", "open", "volunteer", "mentor", "coach",
                                "expand", "prep", "prepare", "develop", "grow"}
 # People who are not the user's relations: what they do is not the user's fact ("my boss is a micromanager").
 OTHER_PEOPLE = set("neighbour neighbor friend friends boss colleague colleagues coworker coworkers roommate flatmate "
                    "housemate landlord landlady teacher doctor therapist manager classmate classmates".split())
+
+_ANYONE = {"everyone", "everybody", "someone", "somebody", "nobody", "anyone", "anybody", "people"}
+_IN_VIEW = {"the", "this", "that", "these", "those"}
 
 
 def doubtful(clause: Clause, category: str = "other") -> bool:
@@ -38,11 +42,14 @@ def doubtful(clause: Clause, category: str = "other") -> bool:
     past = clause.tag == "VBD" and "have" not in clause.aux and clause.lemma not in LASTING_CHANGE
     if mine and not timeless and past:
         return not (clause.lemma == "get" and set(clause.objects + tuple(clause.text.lower().split())) & _LASTING_GETS)
-    if mine and not timeless and clause.tag == "VBG" and clause.aux == ("be",):
-        return clause.lemma not in _ONGOING_PROJECTS
+    habitual = DURATION.search(clause.full_text) or FREQUENCY.search(clause.full_text)  # "each day", "for years"
+    if mine and not timeless and clause.tag == "VBG" and "be" in clause.aux and not habitual:
+        return clause.lemma not in _ONGOING_PROJECTS  # "I've been doing some promotion": a stretch of work
     if clause.subject_head in RELATIVES and clause.lemma == "be" and not lasting_complement(clause):
         return True  # "my kids are so excited": a passing state of a relation
-    return clause.subject_head in OTHER_PEOPLE
+    if category == "preference" and clause.subject_det in _IN_VIEW:
+        return True  # "The mural is important to me": a thing in view, not a lasting taste
+    return clause.subject_head in OTHER_PEOPLE or clause.subject_head in _ANYONE
 
 
 def uncertain(sentence: Sentence) -> bool:

@@ -22,7 +22,7 @@ from nodes.extract.base import (
     user_messages,
 )
 from nodes.extract.blend import blend
-from nodes.extract.disclosure import disclosure_fact
+from nodes.extract.disclosure import disclosure_fact, we_as_user
 from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, PATTERNS, SINCE, TRANSIENT, Pattern
 from nodes.extract.person import third_person
 from nodes.extract.voices import CAPTION, is_not_the_user, list_items, normalise
@@ -35,6 +35,8 @@ EXPLICIT = re.compile(
     r"\s*[:,-]?\s*(?P<body>.*)$",
     _I,
 )
+_TAG_QUESTION = re.compile(r"\s*[-–—,]\s*(?:(?:pretty|so|really|quite) \w+,?\s*)?(?:huh|right|eh|isn't it|aren't they|"
+                           r"don't you think)\s*\?+$", _I)
 _WH_BODY = re.compile(r"^(?:when|what|how|where|who|why|which|if|whether|me|us|the time|to self|to)\b", _I)
 _TO_ASSISTANT = re.compile(r"\b(?:you|your|you're)\b", _I)  # "remember: from now on you answer in French"
 _FILLER = re.compile(
@@ -54,6 +56,9 @@ _CUT = re.compile(
     r"nowadays|anymore|too|at the moment|right now|if|when)\b).*$",
     _I,
 )
+# "Remember that staying positive is important": advice about anyone, not a note about the user.
+_MAXIM = re.compile(r"^(?!.*\b(?:i|i'm|my|me)\b)\w+ing\b(?:\s+[\w'-]+){0,4}?\s+(?:is|are)\b", _I)
+_BIRTH = re.compile(r"^i was born\b", _I)
 _UNFINISHED = re.compile(r"\b(?:but|and|or|so|because)$", _I)
 _PLACE_KEYS = {"location", "hometown", "employer"}  # values must look like a place or workplace
 _TRAILING_FILLER = re.compile(
@@ -125,7 +130,10 @@ class PatternFactExtractor:
 
 
 def _explicit_body(sentence: str) -> tuple[str | None, bool]:
-    """(text to parse, whether the user asked to remember it); None for questions."""
+    """(text to parse, whether the user asked to remember it); None for questions.
+    A tag ("..., huh?", "- right?") asks for agreement with a statement, not a question.
+    """
+    sentence = _TAG_QUESTION.sub("", sentence)
     plain = _FILLER.sub("", sentence)
     m = EXPLICIT.match(plain)
     if m:
@@ -146,13 +154,15 @@ def _clauses(body: str) -> list[str]:
 
 
 def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
-    clause = SINCE.sub("", _TRAILING_FILLER.sub("", _FILLER.sub("", clause)).strip()).strip()
+    clause = _TRAILING_FILLER.sub("", _FILLER.sub("", clause)).strip()
+    if not _BIRTH.match(clause):  # "I was born in 1988": the date is the fact, not when a change happened
+        clause = SINCE.sub("", clause).strip()
     if not clause or (not explicit and (TRANSIENT.search(clause) or _UNFINISHED.search(clause))):
         return None
     positive, ended = _positive_form(clause)
     fact = _match(positive)
     if fact is None:
-        return _note(clause) if explicit else None
+        return _note(clause) if explicit and not _MAXIM.match(clause) else None
     if explicit:
         fact = fact.model_copy(update={"explicit": True, "importance": max(fact.importance, EXPLICIT_IMPORTANCE)})
     if not ended:
@@ -203,7 +213,7 @@ def _from_rule(rule: Pattern, clause: str, groups: dict[str, str]) -> CandidateF
         return _with_slot(CandidateFact(text=slot.template.format(values=value), key=key, value=value))
     if key is not None and rule.template is not None:
         return _keyed(key, value, rule.template, False)
-    fact = CandidateFact(text=third_person(clause), category=rule.category, key=key, value=value,
+    fact = CandidateFact(text=third_person(we_as_user(clause)), category=rule.category, key=key, value=value,
                          importance=rule.importance)
     return _with_slot(fact)
 

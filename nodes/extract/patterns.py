@@ -22,7 +22,11 @@ OCCUPATIONS = (
     r"veterinarian|vet|paramedic|surgeon|baker|barista|cashier|driver|secretary|entrepreneur|"
     r"freelancer|tutor|coach|editor|economist|physicist|chemist|biologist|mathematician|"
     r"statistician|police officer|social worker|civil servant|nanny|soldier|intern|data scientist|"
-    r"product manager|web developer|software engineer|dev|(?:phd|grad|graduate|medical|law) student"
+    r"product manager|web developer|software engineer|dev|(?:phd|grad|graduate|medical|law) student|"
+    r"tech|technician|clerk|receptionist|bookkeeper|caregiver|carer|hairdresser|midwife|optician|welder|tailor|"
+    r"waiter|waitress|bartender|flight attendant|dietitian|nutritionist|physiotherapist|physio|counsellor|counselor|"
+    r"recruiter|realtor|estate agent|banker|auditor|solicitor|attorney|paralegal|curator|archivist|illustrator|"
+    r"animator|copywriter|marketer|instructor|trainer|lifeguard|pastor|priest|rabbi|imam"
 )
 LANGUAGES = (
     r"english|french|german|spanish|italian|portuguese|dutch|swedish|norwegian|danish|finnish|"
@@ -30,8 +34,9 @@ LANGUAGES = (
     r"punjabi|tamil|mandarin|cantonese|chinese|japanese|korean|vietnamese|thai|indonesian|malay|"
     r"tagalog|swahili|hungarian|romanian|catalan|basque|welsh|irish|icelandic|esperanto|latin"
 )
-HEALTH = (r"(?:type [12] )?diabetes|asthma|adhd|autism|epilepsy|(?:celiac|coeliac) disease|migraines|"
-          r"high blood pressure|hypertension|dyslexia|arthritis|a bad back|a heart condition|"
+HEALTH = (r"(?:type [12] )?diabetes|asthma|adhd|autism|epilepsy|(?:celiac|coeliac)(?: disease)?|migraines|"
+          r"high blood pressure|hypertension|dyslexia|arthritis|a bad (?:back|knee|hip|shoulder|ankle|neck|wrist)|"
+          r"a heart condition|"
           r"tinnitus|lupus|crohn's(?: disease)?|chronic \w+ pain")
 RELATIVES = (r"wife|husband|partner|sons?|daughters?|kids?|children|mom|mother|mum|dad|father|"
              r"brothers?|sisters?|boyfriend|girlfriend|best friend|parents|grandmother|grandfather|"
@@ -84,8 +89,18 @@ PATTERNS: tuple[Pattern, ...] = (
        template="The user lives in {v}.", cut=True),
     _r(r"^(?:i'm|we're) (?:currently |now )?(?:living|based) in (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
+    _r(r"^(?:i|we)(?: currently| now)? (?:live|reside)(?: together)? (?:on|in|at) (?:an?|the) [\w -]+? in "
+       r"(?P<v>(?-i:[A-Z]).+)$", "location", key="location", template="The user lives in {v}.", cut=True),
+    _r(r"^(?:i|we)(?: currently| now)? (?:live|reside) (?P<v>(?:just |right )?(?:outside|near) .+)$", "location",
+       key="location", template="The user lives {v}.", cut=True),
     _r(r"^(?:i|we) (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
+    _r(r"^(?:i grew up|i was raised|i was born(?: and raised)?) (?:on|in|at|near) (?:an?|the) [\w -]+? in "
+       r"(?P<v>(?-i:[A-Z]).+)$", "identity", key="hometown", template="The user is from {v}.", cut=True),
+    _r(r"^i was born in (?P<v>(?:19|20)\d\d)$", "identity"),
+    _r(r"^(?:.*?\b)?my (?:home ?town|home country|home city|birthplace)(?:,| is| was|'s)? "
+       r"(?P<v>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)?)", "identity", key="hometown",
+       template="The user is from {v}."),
     _r(r"^(?:i'm (?:originally )?from|i grew up in|i was born in) (?P<v>[a-z].+)$", "identity", key="hometown",
        template="The user is from {v}.", cut=True),
     _r(rf"^i'm (?:(?:a|an) )?(?:strict |strictly |fully )?(?P<v>{DIETS})$", "diet", key="diet",
@@ -112,7 +127,8 @@ PATTERNS: tuple[Pattern, ...] = (
        key="relationship_status", template="The user is {v}."),
     _r(r"^my (?:favou?rite|fave) (?P<k>[a-z][a-z ]{0,30}?) (?:is|are) (?P<v>.+)$", "preference", importance=4),
     _r(rf"^i have (?P<v>{HEALTH})\b", "health", importance=8),
-    _r(r"^i'm (?P<v>diabetic|colou?r ?blind|deaf|hard of hearing|blind|dyslexic|autistic|epileptic|asthmatic|"
+    _r(r"^i'm (?P<v>(?:type [12] )?diabetic|sober|(?:celiac|coeliac)|colou?r ?blind|deaf|hard of hearing|blind|"
+       r"dyslexic|autistic|epileptic|asthmatic|"
        r"(?:lactose|gluten|fructose)[- ]intolerant|left[- ]handed|an? (?:early bird|night owl|morning person))$",
        "health", importance=7),
     _r(rf"^(?:i|we|my \w+ and i) (?:have|own) (?:a|an|one|two|three|four|five|\d+) "
@@ -124,6 +140,19 @@ PATTERNS: tuple[Pattern, ...] = (
     _r(r"^i'm (?:a |an )(?P<v>(?:proud |single |working |stay-at-home )?"
        r"(?:mom|mother|dad|father|parent|grandmother|grandfather|grandparent)\b.*)$",
        "family"),
+    _r(r"^i'm (?P<v>an only child|the (?:eldest|oldest|youngest|middle) "
+       r"(?:of \w+|child|kid|sibling|son|daughter)\b.*)$",
+       "family"),
+    _r(r"^(?:i'm|we're) (?P<v>expecting (?:a|our|my) (?:first |second |third |\w+ )?(?:baby|child|kid)\b.*)$",
+       "family"),
+    _r(r"^i have (?P<v>an? (?:phd|ph\.d\.?|doctorate|master's|masters|bachelor's|bachelors|degree|msc|bsc|mba|ma|"
+       r"ba)\b.*)$",
+       "identity"),
+    _r(r"^i'm an? (?P<v>aries|taurus|gemini|cancer|leo|virgo|libra|scorpio|sagittarius|capricorn|aquarius|pisces)$",
+       "identity"),
+    _r(r"^(?P<v>(?:[\w-]+ ){1,3}is what i do)(?: for (?:a living|work))?$", "work"),
+    _r(r"^i (?P<v>do (?:[\w-]+ ){1,3}for a living)$", "work"),
+    _r(r"^i'm (?P<v>not (?:a |an )?(?:big |huge |great )?fan of (?P<o>.+))$", "preference"),
     _r(r"^i (?:don't|never|can't|cannot) (?P<v>eat|drink) (?P<o>.+)$", "diet"),
     _r(rf"^i (?:really |absolutely |generally |also |just |much )?(?P<v>(?:{PREFERENCES}) (?P<o>.+))$", "preference"),
     _r(r"^i'm (?P<v>(?:a (?:huge |big )?fan of|into|passionate about|obsessed with) (?P<o>.+))$", "preference"),
@@ -152,6 +181,12 @@ SINCE = re.compile(
     r"december)))+$",
     re.IGNORECASE,
 )
+# How long something has held up to now ("for six years", "since 2019", "lately"), not a purpose ("for my
+# business"): with "have been ..." it makes a lasting state or habit.
+DURATION_SPAN = (r"\b(?:since|for (?:(?:about|almost|nearly|over|around|like|more than|the (?:past|last))\s+)?"
+                 r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|several|many|a few|some|ages|years|"
+                 r"months|decades|a while|a long time|most of my life|my (?:whole|entire) life)\b)")
+DURATION = re.compile(rf"\b(?:lately|recently)\b|{DURATION_SPAN}", re.IGNORECASE)
 # Clauses about the present moment: a mood or a one-off plan, not a durable fact.
 TRANSIENT = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|right now|this (?:morning|afternoon|evening|week|weekend)|"

@@ -49,6 +49,12 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (rf"\bI've been (?=(?:{DIETS})\b)", "I'm "),
         (r"\bI've been (?=(?:married|divorced|single|engaged|separated)\b)", "I'm "),
         (r"\b(?:we|I) got (married|engaged|divorced)\b", r"I'm \1"),
+        (r"\bmy (?:\w+ )?\w+ and I (?=live|reside|speak|own|have)\b", "we "),  # "my partner and I live in ..."
+        (r"\bstay at home (?=mom|mum|dad|parent)", "stay-at-home "),
+        (rf"\b(I'm an? (?:[\w-]+ ){{0,3}}(?:{OCCUPATIONS})) in ((?-i:[A-Z])[\w'-]+)\b", r"\1, I live in \2"),
+        (r"\bI've been (?=(?:sober|clean|(?:type [12] )?diabetic|celiac|coeliac|vegetarian)\b)", "I'm "),
+        (r"\b((?:type [12] )?diabetic|celiac|coeliac|sober|deaf|blind) since (?:I was (?:a )?\w+|childhood|birth)\b",
+         r"\1"),  # a lasting state, whenever it began
         (r"\bme and my (\w+),? we\b", r"my \1 and I"),
         (r"\bmy (\w+) and me,? we\b", r"my \1 and I"),
         (r"\bI'm a (left-handed|right-handed)\b", r"I'm \1"),
@@ -56,6 +62,16 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bsince (?:(?:19|20)\d\d|uni|college|school|university|childhood|forever|\w+ years?)\b", ""),
         (r"\bfor (?:like |about |almost |over )?(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|"
          r"\w+teen|twenty) (?:years|months)(?: now)?\b", ""),
+    )
+)
+# Fragments whose subject is the speaker, unsaid: "Not a big fan of crowds", "born on May 3rd", "type 1 diabetic".
+_UNSAID_SUBJECT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, _I), r)
+    for p, r in (
+        (r"^not (?:a |an )?(big |huge |great )?fan of\b", r"I'm not a \1fan of"),
+        (r"^born (on|in)\b", r"I was born \1"),
+        (r"^(I'm [^,]+),\s*born (on|in)\b", r"\1, I was born \2"),
+        (rf"^(?=(?:(?:type [12] )?diabetic|sober|allergic to|lactose intolerant|{DIETS})\b)", "I'm "),
     )
 )
 _LIST_HEAD = re.compile(r"^(?:(?:some |a few )?things about me|about me|me|quick background|a bit about me|"
@@ -101,8 +117,16 @@ def is_not_the_user(text: str) -> bool:
     return bool(NOT_THE_USER.search(text))
 
 
+def with_subject(sentence: str) -> str:
+    """A fragment with the speaker's unsaid subject spelled out ("Not a fan of X" -> "I'm not a fan of X")."""
+    for pattern, repl in _UNSAID_SUBJECT:
+        sentence = pattern.sub(repl, sentence)
+    return sentence
+
+
 def normalise(sentence: str) -> str:
     """The sentence in plain first-person form (see module docstring)."""
+    sentence = with_subject(sentence)
     for pattern, repl in _REWRITES:
         sentence = pattern.sub(repl, sentence)
     return re.sub(r"\s{2,}", " ", sentence).strip(" ,")
