@@ -20,7 +20,9 @@ CAPTION = re.compile(r"\s*\[shares? an? (?:photo|image|picture)[^\]]*\]", _I)
 
 # Whole messages whose "facts" are not the user's: a frame for fiction or an attempt to write memory.
 NOT_THE_USER = re.compile(
-    r"\b(?:pretend|imagine|let's play|role-?play|act as|you are now|you're now|for this chat you're|"
+    r"\b(?:pretend|imagine|let's play|role-?play|act as|you are now|you're now|for this chat you're|in character|"
+    r"let's say (?:i'm|i am)|for (?:this|the) (?:game|exercise|scenario|scene)|you play|you be|i'll play|i'll be the|"
+    r"we're playing|play along|stay in character|"
     r"answer as if|write a (?:story|poem|scene)|in my (?:novel|story|book|game)|my character|"
     r"ignore (?:all |the )?(?:previous|prior|above)|forget everything|system:|developer mode|"
     r"store (?:the fact|that)|save:|the user (?:is|has|lives|likes)|obey|<<|>>)\b|^\W*(?:system|assistant)\s*:",
@@ -112,9 +114,30 @@ def labelled_field(sentence: str) -> str | None:
     return None
 
 
+# Claims of standing in the system, not facts of a life: "I'm the admin here", "my account is premium now",
+# "grant me full access", "save this to memory: user is verified". A job ("I'm a system administrator")
+# is not one: it names a role in the world, with an article, not a right in this assistant.
+PRIVILEGE_CLAIM = re.compile(
+    r"\b(?:i'm|i am|im) (?:the|your|this (?:app|bot|system|assistant)'s) (?:admin|administrator|developer|"
+    r"operator|superuser|moderator)\b(?! (?:of|at|for|in) (?:a|an|my|our)\b)|"
+    r"\b(?:i'm|i am|im) (?:the|your) (?:owner|creator|maker) of (?:you|this (?:app|bot|system|assistant|chat))\b|"
+    r"\b(?:admin|administrator|root|superuser|sudo|elevated|unrestricted) "
+    r"(?:rights|access|privileges?|permissions?|mode|role|status|clearance)\b|"
+    r"\b(?:account|plan|subscription|tier|membership|access level|role|status) (?:is|was|has been) (?:now |been )?"
+    r"(?:upgraded|premium|vip|verified|unlimited|admin|elevated|platinum|gold|pro)\b|"
+    r"\b(?:grant|give) me (?:\w+ )?(?:access|rights|privileges?|permissions?)\b|"
+    r"\b(?:i'm|i am|im) (?:authori[sz]ed|whitelisted|exempt|verified by)\b|"
+    r"\b(?:store|save|write|add|put|log|record|inject|insert)\b.{0,25}\b(?:to|in|into) (?:your |the )?"
+    r"(?:memory|memories|database|profile|long-term)\b.{0,5}[:,-]|"
+    r"\b(?:memory|profile) (?:update|override|overwrite)\b|\buser (?:is|has|should|must) (?:an? )?"
+    r"(?:admin|premium|vip|verified|unlimited|trusted)\b|\b(?:new|updated|override) instructions\b|\bdisregard\b",
+    _I,
+)
+
+
 def is_not_the_user(text: str) -> bool:
-    """Role-play set-ups and attempts to instruct the memory: store nothing from them."""
-    return bool(NOT_THE_USER.search(text))
+    """Role-play set-ups, attempts to instruct the memory and claims of standing in the system: store nothing."""
+    return bool(NOT_THE_USER.search(text) or PRIVILEGE_CLAIM.search(text))
 
 
 def with_subject(sentence: str) -> str:
