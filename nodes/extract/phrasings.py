@@ -70,8 +70,9 @@ REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(do|can|did|does|have|is|are|was)nt\b", r"\1n't"),
         (r"\bive\b", "I've"),
         # Fragments with the speaker's subject unsaid: "cut out meat two years ago", "turned 52 in March".
-        (r"^(?=(?:cut out|gave up|stopped eating|went (?:vegan|vegetarian)|moved to|relocated to|settled in|"
-         r"turned \d))", "I "),
+        (r"^(?=(?:just |recently )?(?:cut out|gave up|stopped eating|went (?:vegan|vegetarian)|moved to|"
+         r"relocated to|settled in|turned \d))", "I "),
+        (r"\bme and my \w+,? (?=got (?:married|engaged))", "we "),
         (r"^(?=(?:a )?(?:bad|dodgy) (?:back|knees?|hips?|shoulders?)\b|chronic \w+ pain\b)", "I have "),
         (r"^growing up in (" + _CAP + r"),?", r"I grew up in \1,"),
         (r"^pronouns(?: are|:)", "my pronouns are"),
@@ -166,6 +167,9 @@ def rewrite(sentence: str) -> str:
 FORMS: tuple[Pattern, ...] = (
     _r(r"^i'm (?:happily |newly |recently |just )?(?P<v>married|engaged|divorced|separated|widowed)"
        r"(?: (?:to|with|for|since|and) .*|,.*)?$", "family", key="relationship_status", template="The user is {v}."),
+    _r(rf"^i'm (?:a |an )?(?:strict |strictly |fully )?(?P<v>{DIETS})(?: (?:\w+ ){{1,2}}(?:years?|months?) ago)?"
+       r"(?:,.*| (?:since|for|and|so|but|because) .*)$",
+       "diet", key="diet", template="The user is {v}."),
     _r(r"^i'm an? (?P<v>widow|widower)$", "family", key="relationship_status", template="The user is {a_v}."),
     _r(rf"^i (?:only |strictly |mostly )?(?:eat|keep|follow|stick to|do) (?:only |strictly )?(?:a |an )?"
        rf"(?P<v>{DIETS}|pure veg\w*|eggetarian|jain|low[- ]carb)(?: diet| food| meat| meals)?(?: only)?"
