@@ -93,7 +93,7 @@ def load_set(name: str) -> list[Case]:
                 *load_cases(FIXTURES / "write_policy_voices.jsonl", "tune"),
                 *load_cases(FIXTURES / "write_policy_locomo.jsonl", "tune"),
                 *load_cases(FIXTURES / "write_policy_locomo_b.jsonl", "tune"),
-                *[c for n in ("", "2", "3", "4", "5", "6")
+                *[c for n in ("", "2", "3", "4", "5", "6", "7", "8")
                    for c in load_cases(FIXTURES / f"write_policy_parse_dev{n}.jsonl")]]
     if name == "held-out":
         return load_cases(FIXTURES / "write_policy_voices.jsonl", "heldout")

@@ -56,7 +56,7 @@ RELATION_VERBS = {"be", "live", "work", "call", "name", "have", "study", "teach"
                   "own", "attend", "turn", "start", "move", "marry", "retire", "graduate"}
 # Past-tense verbs that report a lasting change ("I moved to Lisbon", "I started my own store").
 LASTING_CHANGE = set("move relocate grow bear marry become adopt retire quit leave lose start begin take join switch "
-                     "convert graduate open".split())
+                     "convert graduate open settle diagnose cut give stop".split())
 _CONDITIONAL_MARKS = {"if", "unless", "when", "whenever", "once", "until", "whether", "till"}
 _EMPTY_OBJECTS = {"it", "that", "this", "these", "those", "you", "them", "they", "him", "her", "he", "she", "we",
                   "us", "me", "myself", "what", "thing", "things",

@@ -25,6 +25,7 @@ from nodes.extract.blend import blend
 from nodes.extract.disclosure import disclosure_fact, we_as_user
 from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, PATTERNS, SINCE, TRANSIENT, Pattern
 from nodes.extract.person import third_person
+from nodes.extract.phrasings import FORMS
 from nodes.extract.voices import CAPTION, is_not_the_user, list_items, normalise
 from nodes.layers.base import LoggedMessage
 
@@ -49,11 +50,19 @@ _GREETING_NAME = re.compile(
 )
 _CLAUSE_SPLIT = re.compile(
     r"(?:,\s*|\s+)(?:and|but|so|also|plus|while)\s+(?=(?:i|i'm|my|we)\b)|,\s+(?=(?:i|i'm|my)\b)"
-    r"|(?:,\s*|\s+)(?:and|but)\s+(?=(?:live|work|speak|have|play|love|study)\b)", _I)
+    r"|(?:,\s*|\s+)(?:and|but)\s+(?=(?:live|work|speak|have|play|love|study)\b)"
+    r"|,\s+(?=(?:currently |now |but )?(?:living|based|working|settled|married)\b)", _I)
 _SUBJECTLESS = re.compile(r"^(?:live|work|speak|have|play|love|study)\b", _I)
+_ONGOING = re.compile(r"^(?:but )?((?:currently |now )?(?:living|based|working|settled|married)\b)", _I)
+# Dictated run-ons without punctuation: "i live in denver i work as a nurse". A new clause starts at "i"
+# before a slot verb, unless the word before makes it subordinate or reported ("if i live", "says i'm").
+_RUN_ON = re.compile(r"(?<=[a-z0-9])\s+(?=i(?:'m| am| live| work| have| was born| grew up| moved| speak)\b)", _I)
+_SUBORDINATING = set("that where which who when what how if whether unless once until wish think thinks hope guess "
+                     "say says said tell told tells believe believes know knows because cause since than as and but so "
+                     "or while the imagine pretend suppose mean feel".split())
 _CUT = re.compile(
     r"(?:,\s*(?=[a-z])|\s+(?:and|but|because|since|with|where|which|who|so|as|though|although|now|these days|"
-    r"nowadays|anymore|too|at the moment|right now|if|when)\b).*$",
+    r"nowadays|anymore|too|at the moment|right now|if|when|after|before|for|ever since)\b).*$",
     _I,
 )
 # "Remember that staying positive is important": advice about anyone, not a note about the user.
@@ -149,8 +158,19 @@ def _explicit_body(sentence: str) -> tuple[str | None, bool]:
 def _clauses(body: str) -> list[str]:
     for pattern, repl in _NORMALISE:
         body = re.sub(pattern, repl, body, flags=_I)
-    parts = [p.strip().rstrip(".!").strip() for p in _CLAUSE_SPLIT.split(body) if p and p.strip(" .!")]
-    return parts[:1] + [f"I {p}" if _SUBJECTLESS.match(p) else p for p in parts[1:]]
+    parts = [p.strip().rstrip(".!").strip() for p in _CLAUSE_SPLIT.split(_run_ons(body)) if p and p.strip(" .!")]
+    return parts[:1] + [f"I {p}" if _SUBJECTLESS.match(p) else _ONGOING.sub(r"I'm \1", p) for p in parts[1:]]
+
+
+def _run_ons(body: str) -> str:
+    """Commas where a dictated run-on starts a new first-person clause (see ``_RUN_ON``)."""
+    out, last = [], 0
+    for m in _RUN_ON.finditer(body):
+        before = body[last:m.start()].split()
+        if before and before[-1].lower() not in _SUBORDINATING:
+            out.append(body[last:m.start()] + ",")
+            last = m.start()
+    return "".join(out) + body[last:]
 
 
 def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
@@ -182,7 +202,7 @@ def _positive_form(clause: str) -> tuple[str, bool]:
 
 
 def _match(clause: str) -> CandidateFact | None:
-    for rule in PATTERNS:
+    for rule in (*FORMS, *PATTERNS):
         m = rule.pattern.match(clause)
         if m is None:
             continue

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from nodes.extract.patterns import DIETS, HEALTH, OCCUPATIONS
+from nodes.extract.phrasings import rewrite
 
 _I = re.IGNORECASE
 CAPTION = re.compile(r"\s*\[shares? an? (?:photo|image|picture)[^\]]*\]", _I)
@@ -25,7 +26,9 @@ NOT_THE_USER = re.compile(
     r"we're playing|play along|stay in character|"
     r"answer as if|write a (?:story|poem|scene)|in my (?:novel|story|book|game)|my character|"
     r"ignore (?:all |the )?(?:previous|prior|above)|forget everything|system:|developer mode|"
-    r"store (?:the fact|that)|save:|the user (?:is|has|lives|likes)|obey|<<|>>)\b|^\W*(?:system|assistant)\s*:",
+    r"store (?:the fact|that)|save:|the user (?:is|has|lives|likes)|obey|<<|>>)\b|^\W*(?:system|assistant)\s*:|"
+    r"^\W*(?:please |pls |can you |could you )?(?:translate|rewrite|rephrase|paraphrase|proofread|correct|"
+    r"summari[sz]e|spell-?check|fix the grammar)\b[^:]{0,40}:",
     _I,
 )
 
@@ -83,7 +86,7 @@ _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 # "Allergies: penicillin", "Work: product designer": a labelled field of a self-description.
 _FIELDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(rf"^\s*(?:{label})\s*:\s*(?P<v>.+)$", _I), template)
+    (re.compile(rf"^\s*(?:{label})\s*(?::|\s[-–]+)\s*(?P<v>.+)$", _I), template)
     for label, template in (
         (r"allerg(?:y|ies)", "I'm allergic to {v}"),
         (r"work|job|occupation|profession", "I work as {v}"),
@@ -107,7 +110,7 @@ def labelled_field(sentence: str) -> str | None:
     for pattern, template in _FIELDS:
         m = pattern.match(sentence)
         if m:
-            return template.format(v=m["v"].strip().rstrip(".!"))
+            return template.format(v=re.sub(r"\s*\([^)]*\)", "", m["v"]).strip().rstrip(".!"))
     m = _PRONOUNS.search(sentence) or _AS_A.match(sentence)
     if m:
         return f"my pronouns are {m['v']}" if m.re is _PRONOUNS else f"I'm a {m['v']}"
@@ -121,6 +124,7 @@ PRIVILEGE_CLAIM = re.compile(
     r"\b(?:i'm|i am|im) (?:the|your|this (?:app|bot|system|assistant)'s) (?:admin|administrator|developer|"
     r"operator|superuser|moderator)\b(?! (?:of|at|for|in) (?:a|an|my|our)\b)|"
     r"\b(?:i'm|i am|im) (?:the|your) (?:owner|creator|maker) of (?:you|this (?:app|bot|system|assistant|chat))\b|"
+    r"\b(?:full|root|total|unlimited|unrestricted) access\b|"
     r"\b(?:admin|administrator|root|superuser|sudo|elevated|unrestricted) "
     r"(?:rights|access|privileges?|permissions?|mode|role|status|clearance)\b|"
     r"\b(?:account|plan|subscription|tier|membership|access level|role|status) (?:is|was|has been) (?:now |been )?"
@@ -149,7 +153,7 @@ def with_subject(sentence: str) -> str:
 
 def normalise(sentence: str) -> str:
     """The sentence in plain first-person form (see module docstring)."""
-    sentence = with_subject(sentence)
+    sentence = rewrite(with_subject(sentence))
     for pattern, repl in _REWRITES:
         sentence = pattern.sub(repl, sentence)
     return re.sub(r"\s{2,}", " ", sentence).strip(" ,")
