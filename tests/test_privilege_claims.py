@@ -61,3 +61,4 @@ def test_a_role_in_the_world_is_still_a_fact(text: str, word: str) -> None:
                                   "I'm a system administrator at a bank.", "My account of the trip is on my blog."])
 def test_an_owner_or_admin_out_in_the_world_is_not_taken_for_a_claim(text: str) -> None:
     assert not is_not_the_user(text)
+

@@ -32,7 +32,7 @@ def _facts(text: str) -> list:
         ("I've been living in Denver for about ten years.", "location", "Denver"),
         ("Originally from Chennai, currently living in Pune.", "location", "Pune"),
         ("Originally from Chennai, currently living in Pune.", "hometown", "Chennai"),
-        ("Currently in Seattle.", "location", "Seattle"),
+        ("Currently living in Seattle.", "location", "Seattle"),
         ("i live in denver i work as a nurse", "occupation", "nurse"),
         ("Born and brought up in Kochi, now in Dubai for work.", "hometown", "Kochi"),
         ("I eat halal only.", "diet", "halal"),
@@ -116,3 +116,10 @@ def test_questions_suppositions_and_frames_store_nothing(text: str) -> None:
 )
 def test_a_relations_fact_never_fills_the_users_slot(text: str, forbidden: str) -> None:
     assert all(f.key != forbidden for f in _facts(text)), [f"{f.text} [{f.key}]" for f in _facts(text)]
+
+
+@pytest.mark.parametrize("text", ["I'm in Rome, so excited!", "I'm in Oslo.", "Currently in Lisbon for a conference",
+                                  "we're in Kyoto and it's raining"])
+def test_being_somewhere_is_not_living_there(text: str) -> None:
+    """A wrong location would supersede the real one: "I'm in Rome" says where the user is today."""
+    assert all(f.key != "location" and "lives in" not in f.text for f in _facts(text))

@@ -88,7 +88,7 @@ REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bI(?:'m| am)? work(?:ing)? (?:in|at) (?:an? |the )(?-i:[a-z ]+?) as (?:an? )?(?=(?:[\w-]+ ){0,2}(?:"
          + OCCUPATIONS + r")\b)", "I work as a "),
         (r"(?:^|,\s*)(" + _CAP + r") born and (?:raised|bred)\b", r", I grew up in \1"),
-        # Place: settled, stay (Indian English), home is X, X is home, based out of, X-based, currently in X.
+        # Place: settled, stay (Indian English), home is X, X is home, based out of, X-based, currently living in X.
         (r"\b(I|we)(?:'ve| have)? (?:now |since )?settled(?: down)? (?:in|at)\b", r"\1 live in"),
         (r"\bI (?:stay|reside|am residing|'m residing) (?:in|at)\b", "I live in"),
         (r"\b(?:I(?:'ve| have) been|I(?:'m| am)) (?:staying|living) in (" + _CAP + r")(?= since| for)",
@@ -103,7 +103,8 @@ REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bI(?:'m| am) (?:located|situated) in\b", "I'm based in"),
         (r"\bbased out of\b", "based in"),
         (r"\bI(?:'m| am) (" + _CAP + r")-based\b", r"I'm based in \1"),
-        (r"^(?:currently|presently|now) (?:living |based |residing )?in (?=(?-i:[A-Z]))", "I live in "),
+        # "Currently in Lisbon" alone is as often a trip as a home: only a verb of residence says where one lives.
+        (r"^(?:currently|presently|now) (?:living|based|residing) in (?=(?-i:[A-Z]))", "I live in "),
         (r"\b(I|we)(?:'ve| have) (?=(?:just |recently )?(?:moved|relocated)\b)", r"\1 "),
         (r"\b(moved|relocated)(?: back| out| over| down| up| here| away)? to\b", r"\1 to"),
         (r"\b(moved|relocated) from (?:[\w'-]+ ){1,3}?to\b", r"\1 to"),
@@ -205,8 +206,6 @@ FORMS: tuple[Pattern, ...] = (
     _r(rf"^my (?P<v>{RELATIONS})(?: (?-i:[A-Z])[\w'-]+)?(?:'s name)? (?:is|are|lives|live|works|work|has|have) "
        r"(?!(?:sick|ill|tired|sad|upset|angry|late|busy|away|here|home|asleep|hungry|coming|visiting|waiting|out|"
        r"not|being|going)\b).+$", "family"),
-    _r(r"^(?:i'm|we're) in (?P<v>(?-i:[A-Z][a-z]+)(?: (?-i:[A-Z][a-z]+))?)(?:, (?:so|and) .*)?$", "location",
-       key="location", template="The user lives in {v}."),
     _r(rf"^(?:strictly |strict |pure )?(?P<v>{DIETS}|pure veg\w*)(?: only)?(?: for me| here| btw| fyi| myself)\b",
        "diet", key="diet", template="The user is {v}."),
     _r(rf"^(?P<v>{DIETS}) only\b", "diet", key="diet", template="The user follows a {v} diet."),
