@@ -19,6 +19,9 @@ from nodes.extract.patterns import DIETS, OCCUPATIONS, Pattern, _r
 _I = re.IGNORECASE
 _CAP = r"(?-i:[A-Z])[\w'.&-]*(?: (?-i:[A-Z])[\w'.&-]*){0,3}"  # a capitalised name: "Leeds", "New York", "TCS"
 _NUM = r"(?:a|an|one|two|three|four|five|six|\d+)"
+# "Hi, I'm Rahul Mehta" at the start of an introduction: a capitalised name, not a nationality ("I'm Polish").
+_INTRO = (r"^(?:(?:sir|madam|dear \w+|hi|hello|hey)[,!]?\s+)?(?:I'm|I am) ((?-i:[A-Z])[a-z]+(?: (?-i:[A-Z])[a-z]+)?)"
+          r"(?<!ish)(?<!ian)(?<!ese)")
 # Pronouns and deictics that start a sentence in capitals but name no place ("This is home").
 _NOT_PLACE = r"(?!(?:this|that|it|here|there|which|what|where|home|everything|nothing|family)\b)"
 
@@ -118,10 +121,8 @@ REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bmy native (?:place|town|village|city)\b", "my hometown"),
         # Name and age.
         (r"^myself (?=(?-i:[A-Z])[a-z]+\b)", "my name is "),
-        (r"^(?:(?:sir|madam|dear \w+|hi|hello|hey)[,!]?\s+)?(?:I'm|I am) ((?-i:[A-Z])[a-z]+(?: (?-i:[A-Z])[a-z]+)?)"
-         r"(?<!ish)(?<!ian)(?<!ese),? (?=\d|from (?-i:[A-Z])|an? \w+ from\b)", r"my name is \1, I'm "),
-        (r"^(?:(?:sir|madam|dear \w+|hi|hello|hey)[,!]?\s+)?(?:I'm|I am) ((?-i:[A-Z])[a-z]+(?: (?-i:[A-Z])[a-z]+)?)"
-         r"(?<!ish)(?<!ian)(?<!ese), (?=working|living|based|a |an )", r"my name is \1, "),
+        (_INTRO + r",? (?=\d|from (?-i:[A-Z])|an? \w+ from\b)", r"my name is \1, I'm "),
+        (_INTRO + r", (?=working|living|based|a |an )", r"my name is \1, "),
         (r"\bI'm (\d{1,3}), ((?:[\w-]+ ){0,3}(?:" + OCCUPATIONS + r"))\b", r"I'm \1, I'm a \2"),
         (r"\bI (?:just |recently )?turned (\d{1,3})\b", r"I'm \1"),
         (r"\bI(?:'m| am) an? (\d{1,3})[- ](?:years?|yrs?|yo)[- ]old\b", r"I'm \1, I'm a"),
