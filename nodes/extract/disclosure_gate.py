@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,7 +34,7 @@ from pathlib import Path
 from nodes.extract.base import CandidateFact
 from nodes.extract.gate_features import features, subject_kind
 from nodes.extract.parse import Clause, Sentence
-from nodes.extract.parse_policy import EMPTY_OBJECTS, LASTING_CHANGE, RELATION_VERBS, SELF_VERBS, settled
+from nodes.extract.parse_policy import EMPTY_OBJECTS, LASTING_CHANGE, RELATION_VERBS, SELF_VERBS, in_view, settled
 from nodes.extract.parse_veto import doubtful
 from nodes.extract.person import third_person
 
@@ -94,7 +95,7 @@ def additions(parsed: Sentence, rules: RuleReader) -> list[CandidateFact]:
                 return [CandidateFact(text=third_person(clause.text), category="family", value=clause.text)]
             continue
         category = SELF_VERBS.get(clause.lemma, "other")
-        if doubtful(clause, category):
+        if doubtful(clause, category) or category == "preference" and _taste_in_view(clause):
             continue
         keyed = [f for f in rules(clause.text) if f.key is not None]
         if keyed and who == "i":
@@ -104,9 +105,15 @@ def additions(parsed: Sentence, rules: RuleReader) -> list[CandidateFact]:
     return []
 
 
+def _taste_in_view(clause: Clause) -> bool:
+    """'I love the soup they served': a reaction to a thing in view, not a lasting taste."""
+    after = re.split(rf"\b{re.escape(clause.lemma[:4])}\w*\s+", clause.text, maxsplit=1, flags=re.IGNORECASE)
+    return len(after) > 1 and in_view(after[1])
+
+
 def _standalone(clause: Clause) -> bool:
     """A settled clause that starts with its subject and has a real object or complement."""
-    starts = clause.text.lower().startswith((clause.subject.lower() + " ", "my ")) if clause.subject else False
+    starts = bool(clause.subject) and bool(re.match(rf"(?:{re.escape(clause.subject)}|my)\b", clause.text, re.I))
     real = [o for o in clause.objects if o.isalnum() and o not in EMPTY_OBJECTS]
     return (starts and bool(real) and len(clause.text.split()) >= 3 and not clause.reported and settled(clause)
             and not (clause.tag == "VBD" and clause.lemma not in LASTING_CHANGE))
