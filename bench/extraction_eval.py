@@ -11,7 +11,8 @@ is worse than a missing one.
 
 The sets (see tests/fixtures/WRITE_POLICY_LABELS.md): ``tuning`` (everything the
 extractor was tuned on, including the parse policy's own validation messages and
-the tune half of the second LoCoMo labelling), ``held-out`` (messages in other
+the tune half of the second LoCoMo labelling, and the tune split of any
+``write_policy_train_*.jsonl``), ``held-out`` (messages in other
 voices never tuned on), ``locomo`` (the held-out LoCoMo turns of both
 labellings, natural conversation, never tuned on) and ``fresh`` (200 messages written and
 labelled blind to the extractor, all held out, never tuned on).
@@ -31,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.scores import Counts
-from nodes.extract.base import FactExtractor
+from nodes.extract.base import CandidateFact, FactExtractor
 from nodes.extract.grounding import ground
 from nodes.extract.pattern_extractor import PatternFactExtractor
 from nodes.layers.base import LoggedMessage
@@ -94,7 +95,8 @@ def load_set(name: str) -> list[Case]:
                 *load_cases(FIXTURES / "write_policy_locomo.jsonl", "tune"),
                 *load_cases(FIXTURES / "write_policy_locomo_b.jsonl", "tune"),
                 *[c for n in ("", "2", "3", "4", "5", "6", "7", "8")
-                   for c in load_cases(FIXTURES / f"write_policy_parse_dev{n}.jsonl")]]
+                   for c in load_cases(FIXTURES / f"write_policy_parse_dev{n}.jsonl")],
+                *[c for path in sorted(FIXTURES.glob("write_policy_train_*.jsonl")) for c in load_cases(path, "tune")]]
     if name == "held-out":
         return load_cases(FIXTURES / "write_policy_voices.jsonl", "heldout")
     if name == "locomo":
@@ -112,35 +114,42 @@ def evaluate(extractor: FactExtractor, cases: Sequence[Case]) -> Scores:
     started = time.perf_counter()
     for case in cases:
         messages = [LoggedMessage(id=case.id, thread="eval", time=_TIME, role="user", text=case.text)]
-        facts = ground(extractor.extract(messages), messages)
-        keys = {f.key for f in facts}
-        wrong_slot = bool(keys & set(case.not_keys))
-        hit = bool(facts) and case.required_keys <= keys and not wrong_slot
-        for category in {f.category for f in facts}:
-            scores.precision_by_category[category][0 if hit and case.durable else 1] += 1
-        for category in case.categories:
-            scores.recall_by_category[category][0 if hit else 1] += 1
-        if case.trap:
-            scores.stored_by_trap[case.trap][0 if facts else 1] += 1
-        if case.durable and hit:
-            scores.tp += 1
-            continue
-        if facts:
-            scores.fp += 1
-        if case.durable:
-            scores.fn += 1
-        elif not facts:
-            scores.tn += 1
-            continue
-        got = [f"{f.text} [{f.key}]" for f in facts] or ["nothing"]
-        want = sorted(case.required_keys) or case.categories or case.trap
-        scores.errors.append(f"{case.id} {case.text!r}: expected {want}, got {got}")
+        tally(scores, case, ground(extractor.extract(messages), messages))
     scores.ms_per_message = 1000 * (time.perf_counter() - started) / max(len(cases), 1)
     return scores
 
 
+def tally(scores: Scores, case: Case, facts: Sequence[CandidateFact]) -> None:
+    """Count one message whose grounded output is ``facts`` (shared with bench/train_disclosure_gate.py)."""
+    keys = {f.key for f in facts}
+    wrong_slot = bool(keys & set(case.not_keys))
+    hit = bool(facts) and case.required_keys <= keys and not wrong_slot
+    for category in {f.category for f in facts}:
+        scores.precision_by_category[category][0 if hit and case.durable else 1] += 1
+    for category in case.categories:
+        scores.recall_by_category[category][0 if hit else 1] += 1
+    if case.trap:
+        scores.stored_by_trap[case.trap][0 if facts else 1] += 1
+    if case.durable and hit:
+        scores.tp += 1
+        return
+    if facts:
+        scores.fp += 1
+    if case.durable:
+        scores.fn += 1
+    elif not facts:
+        scores.tn += 1
+        return
+    got = [f"{f.text} [{f.key}]" for f in facts] or ["nothing"]
+    want = sorted(case.required_keys) or case.categories or case.trap
+    scores.errors.append(f"{case.id} {case.text!r}: expected {want}, got {got}")
+
+
 def _extractors(chat_model: str | None) -> list[tuple[str, FactExtractor]]:
-    found: list[tuple[str, FactExtractor]] = [("rules", PatternFactExtractor())]
+    found: list[tuple[str, FactExtractor]] = [("rules", PatternFactExtractor(learned=False))]
+    gated = PatternFactExtractor()
+    if gated.gate is not None:  # the learned gate (nodes/extract/disclosure_gate.py) on top of the rules
+        found.append(("rules+gate", gated))
     if chat_model:
         try:
             from models.loader import load_chat_model

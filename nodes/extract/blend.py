@@ -7,13 +7,15 @@ matched ("If I lived in Paris ..."); the rules' facts are kept; each clause the
 parse finds lasting that no rule fact covers is added, keyed by the rules when
 they can read that clause alone ("fwiw I'm living in Porto" -> location;
 the patterns only, not the loose disclosure cues),
-otherwise as the user's own words in the third person.
+otherwise as the user's own words in the third person. Last, the learned gate
+(``disclosure_gate.py``), when given, vetoes or adds by what it learnt from labels.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from nodes.extract.base import CandidateFact
 from nodes.extract.grounding import content_words
@@ -26,8 +28,18 @@ from nodes.extract.voices import labelled_field, with_subject
 RuleReader = Callable[[str], list[CandidateFact]]
 
 
-def blend(sentence: str, rule_facts: Sequence[CandidateFact], rules: RuleReader) -> list[CandidateFact]:
-    """The facts of one sentence: ``rule_facts`` checked and completed by the parse."""
+class Screen(Protocol):
+    """A last judge of one sentence's facts (the learned gate, ``disclosure_gate.py``)."""
+
+    def screen(self, text: str, parsed: Sentence, facts: Sequence[CandidateFact],
+               rules: RuleReader) -> list[CandidateFact]:
+        """The facts to keep, possibly fewer or more than ``facts``."""
+        ...
+
+
+def blend(sentence: str, rule_facts: Sequence[CandidateFact], rules: RuleReader,
+          gate: Screen | None = None) -> list[CandidateFact]:
+    """The facts of one sentence: ``rule_facts`` checked and completed by the parse, then by ``gate``."""
     parsed = parse(_cased(with_subject(sentence)))
     if parsed is None:
         return list(rule_facts)
@@ -48,7 +60,7 @@ def blend(sentence: str, rule_facts: Sequence[CandidateFact], rules: RuleReader)
             continue
         keyed = [f for f in rules(fact.value or "") if f.key and not any(_covers(old, f) for old in kept)]
         kept.extend(keyed or [fact])
-    return kept
+    return gate.screen(sentence, parsed, kept, rules) if gate is not None else kept
 
 
 def _doubtful(fact: CandidateFact, parsed: Sentence) -> bool:

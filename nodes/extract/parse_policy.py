@@ -58,7 +58,7 @@ RELATION_VERBS = {"be", "live", "work", "call", "name", "have", "study", "teach"
 LASTING_CHANGE = set("move relocate grow bear marry become adopt retire quit leave lose start begin take join switch "
                      "convert graduate open settle diagnose cut give stop".split())
 _CONDITIONAL_MARKS = {"if", "unless", "when", "whenever", "once", "until", "whether", "till"}
-_EMPTY_OBJECTS = {"it", "that", "this", "these", "those", "you", "them", "they", "him", "her", "he", "she", "we",
+EMPTY_OBJECTS = {"it", "that", "this", "these", "those", "you", "them", "they", "him", "her", "he", "she", "we",
                   "us", "me", "myself", "what", "thing", "things",
                   "stuff", "one", "something", "anything", "everything", "idea", "time"}
 _NATIONALITY = (r"(?-i:[A-Z])[a-z]+(?:ish|ian|ese|an|ch|i)|(?i:polish|french|german|dutch|irish|welsh|scottish|english|"
@@ -209,7 +209,7 @@ def lasting_complement(clause: Clause) -> bool:
 
 
 def _real_objects(clause: Clause) -> list[str]:
-    return [o for o in clause.objects if o not in _EMPTY_OBJECTS and o.isalnum() or o[:1].isdigit()]
+    return [o for o in clause.objects if o not in EMPTY_OBJECTS and o.isalnum() or o[:1].isdigit()]
 
 
 def _after_verb(clause: Clause) -> str:

@@ -21,8 +21,9 @@ from nodes.extract.base import (
     slot_for,
     user_messages,
 )
-from nodes.extract.blend import blend
+from nodes.extract.blend import Screen, blend
 from nodes.extract.disclosure import disclosure_fact, we_as_user
+from nodes.extract.disclosure_gate import load_gate
 from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, PATTERNS, SINCE, TRANSIENT, Pattern
 from nodes.extract.person import third_person
 from nodes.extract.phrasings import FORMS
@@ -95,6 +96,10 @@ class PatternFactExtractor:
 
     needs_llm = False
 
+    def __init__(self, gate: Screen | None = None, learned: bool = True) -> None:
+        """``gate`` has the last word on each sentence's facts: the shipped learned gate unless ``learned`` is False."""
+        self.gate = gate if gate is not None or not learned else load_gate()
+
     def extract(self, messages: Sequence[LoggedMessage]) -> list[CandidateFact]:
         facts: list[CandidateFact] = []
         for msg in user_messages(messages):
@@ -134,7 +139,7 @@ class PatternFactExtractor:
             loose = disclosure_fact(normalise(body))
             facts.extend([loose] if loose is not None else [])
         if parsed and not (explicit or asked):
-            facts = blend(body, facts, lambda clause: self.sentence_facts(clause, parsed=False))
+            facts = blend(body, facts, lambda clause: self.sentence_facts(clause, parsed=False), self.gate)
         return [f.model_copy(update={"sources": list(sources), "stated_at": stated_at}) for f in facts]
 
 
