@@ -18,7 +18,10 @@ on every tuning sentence and written as JSON. The rules themselves were tuned on
 these messages, so the rules-only figure printed next to it is in-sample; the
 gate's part of the out-of-fold figure is honest. The held-out sets are never read.
 
-    python -m bench.train_disclosure_gate [--out nodes/extract/disclosure_gate.json] [--folds 5]
+    python -m bench.train_disclosure_gate [--out nodes/extract/disclosure_gate.json] [--folds 5] [--curve]
+
+``--curve`` also prints what additions would buy at each threshold (out of fold, at the chosen penalty and
+veto) and with an oracle that knows each message's label: the ceiling of the candidates the gate can add.
 """
 
 from __future__ import annotations
@@ -123,6 +126,15 @@ def choose(data: Samples, labels: np.ndarray, fold: np.ndarray, k: int) -> tuple
     return best[1], best[2], best[3]
 
 
+def print_curve(data: Samples, labels: np.ndarray, p: np.ndarray, veto: float) -> None:
+    """Whole-pipeline precision/recall as the add threshold falls, for ``p`` and for an oracle (p = label)."""
+    for name, probs in (("out of fold", p), ("oracle", labels)):
+        for add in sorted(ADD, reverse=True):
+            s = pipeline_scores(data, probs, Thresholds(veto=veto if name != "oracle" else 0.5, add=add))
+            print(f"  additions {name:<11} add >= {add:<4}: P {s.precision:.3f} R {s.recall:.3f} "
+                  f"(tp {s.tp} fp {s.fp} fn {s.fn})")
+
+
 def _line(figures: dict[str, float]) -> str:
     return ("P {precision:.3f} R {recall:.3f} (tp {tp} fp {fp} fn {fn}, traps stored {traps_stored})"
             .format(**figures))
@@ -132,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--curve", action="store_true", help="print the additions' precision/recall curve")
     args = parser.parse_args(argv)
     data = collect(load_set("tuning"))
     labels = np.array([float(data.cases[s.case].durable) for s in data.gated])
@@ -143,6 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"rules only (in-sample: the rules were tuned on these): {_line(rules_only)}")
     penalty, thresholds, oof = choose(data, labels, fold, args.folds)
     print(f"rules + gate, {args.folds}-fold out-of-fold: {_line(oof)}")
+    if args.curve:
+        print_curve(data, labels, out_of_fold(data, labels, fold, args.folds, penalty), thresholds.veto)
     weights, bias = fit(data.gated, labels, penalty)
     model = {"bias": bias, "thresholds": vars(thresholds),
              "trained": {"messages": len(data.cases), "sentences": len(data.gated), "penalty": penalty,
