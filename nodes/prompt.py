@@ -39,8 +39,8 @@ from graph.prompts import MEMORY_INSTRUCTIONS
 from nodes.chatter import told_lines
 from nodes.layers.excerpt import is_title, quoted_bodies
 from nodes.layers.identifiers import VERBATIM_HEADER
-from nodes.layers.message_log import message_body
 from nodes.layers.message_query import terms
+from nodes.layers.message_text import message_body
 
 VOLATILE_KINDS = ("fact", "history", "episode", "message")
 _TITLES = {

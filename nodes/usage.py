@@ -22,8 +22,9 @@ from datetime import datetime
 from typing import Any
 
 from nodes.layers.base import LayerEnv
-from nodes.layers.message_log import INDEXED_FIELD, message_body
+from nodes.layers.message_log import INDEXED_FIELD
 from nodes.layers.message_query import terms
+from nodes.layers.message_text import message_body
 from nodes.layers.scoring import parse_time
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE
 

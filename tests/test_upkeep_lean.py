@@ -13,7 +13,8 @@ from langchain_core.embeddings import Embeddings
 from app.runtime import MemoryAgent
 from nodes.layers.episodic import EpisodicLayer
 from nodes.layers.excerpt import excerpt
-from nodes.layers.message_log import MessageLogLayer, repeats_question
+from nodes.layers.message_log import MessageLogLayer
+from nodes.layers.message_text import repeats_question
 from nodes.prompt import select_within_budget
 from nodes.upkeep.forget import forget_step
 from nodes.upkeep.promote import promote_step

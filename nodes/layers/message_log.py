@@ -19,7 +19,6 @@ its ``sources`` is exactly its own id: neighbours shape the ranking, never the r
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
@@ -28,43 +27,15 @@ from typing import Any
 from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
 
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
-from nodes.layers.message_query import TEMPORAL, QueryInfo, analyse, stem, terms, words
+from nodes.layers.message_query import TEMPORAL, QueryInfo, analyse, stem, words
+from nodes.layers.message_text import repeats_question, search_text, speaker_of, spoken_date
 from nodes.layers.scoring import parse_time
 from nodes.privacy.secrets import redact
 from stores.namespaces import MESSAGES
 
 INDEXED_FIELD = "search_text"
 ECHO_HEADROOM = 2  # candidates searched per result, so passed-over repeats leave no gap
-_HEAD = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")  # "[3 May 2024] user: " on a recalled message
 _PAGE = 500
-
-
-def _date(dt: datetime) -> str:
-    return f"{dt.day} {dt:%B %Y}"
-
-
-def _speaker(value: dict[str, Any]) -> str:
-    return value.get("name") or value.get("role") or "someone"
-
-
-def search_text(
-    value: dict[str, Any], prev: dict[str, Any] | None, nxt: dict[str, Any] | None, with_date: bool = True
-) -> str:
-    """The text the store indexes for one message: header, message, then its neighbours."""
-    when = f" on {_date(parse_time(value['time']))}" if with_date else ""  # type: ignore[arg-type]
-    head = f"{_speaker(value)}{when}: {value['text']}"
-    around = [f"{_speaker(v)}: {v['text']}" for v in (prev, nxt) if v is not None]
-    return "\n".join([head, *around])
-
-
-def repeats_question(message: str, query: str) -> bool:
-    """Whether a recalled past message is a question ``query`` asks again: every content word of
-    it is in ``query``. An earlier "Where do I live?" holds no answer to "Where do I live?", and a
-    user who asks the same thing every week would otherwise fill the block with their own questions.
-    """
-    body = _HEAD.sub("", message).strip()
-    own = terms(body)
-    return body.endswith("?") and bool(own) and own <= terms(query)
 
 
 @lru_cache(maxsize=16384)
@@ -84,12 +55,6 @@ def _record(msg: LoggedMessage) -> dict[str, Any]:
         "name": msg.name,
         "text": redact(msg.text),
     }
-
-def message_body(text: str) -> str:
-    """A recalled message's words without its "[date] speaker: " head, lower-cased: the key that tells
-    the same words said on two days, or quoted by a summary, apart from their rendering.
-    """
-    return _HEAD.sub("", text.strip()).strip().lower()
 
 
 class MessageLogLayer(LayerBase):
@@ -291,10 +256,10 @@ class MessageLogLayer(LayerBase):
     def _recalled(hit: SearchItem, score: float) -> Recalled:
         v = hit.value
         said = parse_time(v.get("time"))
-        when = f"[{_date(said)}] " if said else ""
+        when = f"[{spoken_date(said)}] " if said else ""
         return Recalled(
             kind="message",
-            text=f"{when}{_speaker(v)}: {v.get('text', '')}",
+            text=f"{when}{speaker_of(v)}: {v.get('text', '')}",
             score=round(score, 6),
             sources=(hit.key,),  # the key is the message id
             key=hit.key,

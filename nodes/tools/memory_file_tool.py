@@ -14,7 +14,8 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
 from graph.prompts import MEMORY_FILE_TOOL
-from nodes.tools.memory_files import ARGS, DEFAULT_MAX_FILE_BYTES, Command, MemoryFileError, MemoryFiles
+from nodes.tools.memory_file_args import ARGS, Command
+from nodes.tools.memory_files import DEFAULT_MAX_FILE_BYTES, MemoryFileError, MemoryFiles
 from nodes.write_gate import MemoryGate
 
 

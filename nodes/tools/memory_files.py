@@ -17,25 +17,15 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from nodes.tools.memory_file_args import check_view_range, checked_args, need_str
 from nodes.tools.memory_paths import VIRTUAL_ROOT, MemoryFileError, resolve_memory_path, user_memory_dir
 from nodes.write_gate import MemoryGate, WriteRefused
 from stores.namespaces import UserScope
 
 DEFAULT_MAX_FILE_BYTES = 64 * 1024
 DEFAULT_MAX_TOTAL_BYTES = 1024 * 1024
-
-Command = Literal["view", "create", "str_replace", "insert", "delete", "rename"]
-# command -> (required arguments, optional arguments)
-ARGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "view": (("path",), ("view_range",)),
-    "create": (("path", "file_text"), ()),
-    "str_replace": (("path", "old_str"), ("new_str",)),
-    "insert": (("path", "insert_line", "insert_text"), ()),
-    "delete": (("path",), ()),
-    "rename": (("old_path", "new_path"), ()),
-}
 
 
 class MemoryFiles:
@@ -64,16 +54,7 @@ class MemoryFiles:
     # ---- dispatch -------------------------------------------------------
     def execute(self, command: str, **args: Any) -> str:
         """Run one tool call; raises ``MemoryFileError`` with a readable message."""
-        if command not in ARGS:
-            raise MemoryFileError(f"unknown command {command!r}; expected one of {', '.join(ARGS)}")
-        required, optional = ARGS[command]
-        given = {k: v for k, v in args.items() if v is not None}
-        missing = [k for k in required if k not in given]
-        if missing:
-            raise MemoryFileError(f"command {command!r} needs {', '.join(repr(k) for k in missing)}")
-        extra = sorted(set(given) - set(required) - set(optional))
-        if extra:
-            raise MemoryFileError(f"command {command!r} does not take {', '.join(repr(k) for k in extra)}")
+        given = checked_args(command, args)
         try:
             return getattr(self, command)(**given)
         except OSError as err:
@@ -90,7 +71,7 @@ class MemoryFiles:
         lines = self._read(target, path).splitlines()
         first, last = 1, len(lines)
         if view_range is not None:
-            first, last = self._check_range(view_range, len(lines))
+            first, last = check_view_range(view_range, len(lines))
         return "\n".join(f"{n:6d}\t{lines[n - 1]}" for n in range(first, last + 1)) or f"({path} is empty)"
 
     def create(self, path: str, file_text: str) -> str:
@@ -104,8 +85,8 @@ class MemoryFiles:
 
     def str_replace(self, path: str, old_str: str, new_str: str = "") -> str:
         """Replace the one occurrence of ``old_str``; refuse when it is missing or ambiguous."""
-        self._need_str("old_str", old_str)
-        self._need_str("new_str", new_str)
+        need_str("old_str", old_str)
+        need_str("new_str", new_str)
         if old_str == "":
             raise MemoryFileError("old_str must not be empty")
         target = self._resolve(path)
@@ -130,7 +111,7 @@ class MemoryFiles:
 
     def insert(self, path: str, insert_line: int, insert_text: str) -> str:
         """Insert ``insert_text`` after line ``insert_line`` (0 inserts at the top)."""
-        self._need_str("insert_text", insert_text)
+        need_str("insert_text", insert_text)
         if not isinstance(insert_line, int) or isinstance(insert_line, bool):
             raise MemoryFileError(f"insert_line must be an integer, got {insert_line!r}")
         target = self._resolve(path)
@@ -245,7 +226,7 @@ class MemoryFiles:
             raise MemoryFileError(str(err)) from None
 
     def _write(self, target: Path, text: str, path: str) -> None:
-        self._need_str("file content", text)
+        need_str("file content", text)
         text = self._admit(text)
         try:
             data = text.encode("utf-8")
@@ -295,23 +276,3 @@ class MemoryFiles:
                 rows.append(f"{real.stat().st_size:>8}  {vpath}")
         shown = VIRTUAL_ROOT + ("" if target == root else "/" + target.relative_to(root).as_posix())
         return f"{shown}: {len(rows)} file(s)\n" + "\n".join(rows) if rows else f"{shown} is empty"
-
-    @staticmethod
-    def _check_range(view_range: Any, n: int) -> tuple[int, int]:
-        if (
-            not isinstance(view_range, (list, tuple))
-            or len(view_range) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in view_range)
-        ):
-            raise MemoryFileError(f"view_range must be two integers [start, end], got {view_range!r}")
-        first, last = view_range[0], n if view_range[1] == -1 else view_range[1]
-        if not 1 <= first <= last <= n:
-            raise MemoryFileError(
-                f"view_range {list(view_range)} is outside the file's lines 1..{n} (use -1 as end for 'to the end')"
-            )
-        return first, last
-
-    @staticmethod
-    def _need_str(name: str, value: Any) -> None:
-        if not isinstance(value, str):
-            raise MemoryFileError(f"{name} must be a string, got {type(value).__name__}")

@@ -17,7 +17,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,21 +35,13 @@ from langgraph.store.base import (
 )
 
 from . import embed_cache, lexical, maintenance, namespaces_ops, schema
+from .batch_plan import Plan, aembed, embed, plan_ops
 from .search import Reader
 from .ttl import Sweeper
 from .vectors import VectorIndex
-from .writes import NsChange, PreparedPut, Writer, prepare, refresh_ttl
+from .writes import NsChange, Writer, prepare, refresh_ttl
 
 logger = logging.getLogger("stores.faiss_sqlite")
-
-
-@dataclass
-class _Plan:
-    ops: list[Op]
-    puts: list[PreparedPut]
-    queries: list[str]
-    vectors: dict[bytes, bytes] = field(default_factory=dict)  # text hash -> float32 blob
-    missing: list[str] = field(default_factory=list)  # texts with no cached embedding
 
 
 class FaissSqliteStore(BaseStore):
@@ -106,18 +97,9 @@ class FaissSqliteStore(BaseStore):
 
     # -- phase 1: prepare -------------------------------------------------------
 
-    def _prepare(self, ops: Iterable[Op]) -> _Plan:
-        ops = list(ops)
-        for op in ops:
-            if not isinstance(op, (GetOp, SearchOp, PutOp, ListNamespacesOp)):
-                raise TypeError(f"unknown operation type {type(op).__name__}")
-            namespaces_ops.validate_op(op)
-        puts = prepare([op for op in ops if isinstance(op, PutOp)], self._fields if self.embeddings else None)
-        queries = []
-        if self.embeddings is not None:
-            queries = list(dict.fromkeys(op.query for op in ops if isinstance(op, SearchOp) and op.query))
-        plan = _Plan(ops, puts, queries)
-        texts = {embed_cache.text_hash(t): t for p in puts for t in p.texts}
+    def _prepare(self, ops: Iterable[Op]) -> Plan:
+        plan = plan_ops(ops, self._fields if self.embeddings else None, self.embeddings is not None)
+        texts = {embed_cache.text_hash(t): t for p in plan.puts for t in p.texts}
         if texts:
             with self._lock:
                 self._check_open()
@@ -125,22 +107,9 @@ class FaissSqliteStore(BaseStore):
             plan.missing = [t for h, t in texts.items() if h not in plan.vectors]
         return plan
 
-    # -- phase 2: embed -----------------------------------------------------------
-
-    def _add_embeddings(self, plan: _Plan, raw: Any) -> None:
-        assert self._dims is not None
-        blobs = embed_cache.to_blobs(raw, self._dims, len(plan.missing))
-        for text, blob in zip(plan.missing, blobs):
-            plan.vectors[embed_cache.text_hash(text)] = blob
-
-    def _query_vectors(self, plan: _Plan, raw: list[Any]) -> dict[str, np.ndarray]:
-        assert self._dims is not None
-        blobs = embed_cache.to_blobs(raw, self._dims, len(plan.queries))
-        return {q: np.frombuffer(b, dtype=np.float32) for q, b in zip(plan.queries, blobs)}
-
     # -- phase 3: execute -----------------------------------------------------------
 
-    def _execute(self, plan: _Plan, qvecs: dict[str, np.ndarray]) -> list[Result]:
+    def _execute(self, plan: Plan, qvecs: dict[str, np.ndarray]) -> list[Result]:
         with self._lock:
             self._check_open()
             conn, now = self._conn, time.time()
@@ -195,26 +164,15 @@ class FaissSqliteStore(BaseStore):
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         plan = self._prepare(ops)
         qvecs: dict[str, np.ndarray] = {}
-        if self.embeddings is not None:
-            if plan.missing:
-                self._add_embeddings(plan, embed_cache.embed_documents(self.embeddings, plan.missing))
-            if len(plan.queries) == 1:  # the common case: no thread hand-off (~50 us a search)
-                raw = [embed_cache.embed_query(self.embeddings, plan.queries[0])]
-                qvecs = self._query_vectors(plan, raw)
-            elif plan.queries:  # concurrently, in worker threads, as InMemoryStore does
-                raw = list(self._pool.map(lambda q: embed_cache.embed_query(self.embeddings, q), plan.queries))
-                qvecs = self._query_vectors(plan, raw)
+        if self.embeddings is not None:  # phase 2, in batch_plan
+            qvecs = embed(plan, self.embeddings, self._dims, self._pool)
         return self._execute(plan, qvecs)
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         plan = await asyncio.to_thread(self._prepare, ops)
         qvecs: dict[str, np.ndarray] = {}
         if self.embeddings is not None:
-            if plan.missing:
-                self._add_embeddings(plan, await embed_cache.aembed_documents(self.embeddings, plan.missing))
-            if plan.queries:
-                raw = await asyncio.gather(*(self.embeddings.aembed_query(q) for q in plan.queries))
-                qvecs = self._query_vectors(plan, list(raw))
+            qvecs = await aembed(plan, self.embeddings, self._dims)
         return await asyncio.to_thread(self._execute, plan, qvecs)
 
     def atomic_update(

@@ -17,25 +17,21 @@ lazily on first use, so opening a store with many users is instant.
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import faiss
 import numpy as np
 
 from .embed_cache import unit
-from .schema import retry, write_txn
+from .partition import Partition, empty_partition, read_partition, write_partition
+from .schema import retry
 
 logger = logging.getLogger("stores.faiss_sqlite")
 
-HNSW_M = 16
-HNSW_EF_CONSTRUCTION = 64
 HNSW_EF_SEARCH = 64
 SAVE_AT_ONCE = 1000  # partitions at least this big are saved right after a rebuild
 AUTOSAVE_MIN = 256  # save a partition once this many (and 10%) changes are unsaved
@@ -58,26 +54,6 @@ class BoundedMap(dict):
         if len(self) >= self.limit:
             self.clear()
         super().update(pairs)
-
-
-@dataclass
-class Partition:
-    """One namespace's FAISS index in memory, with its version and unsaved changes."""
-    ns_id: int
-    index: faiss.IndexIDMap2
-    base: faiss.Index
-    version: int
-    max_id: int = 0
-    dead: set[int] = field(default_factory=set)
-    dirty: int = 0  # changes not yet in the saved file
-
-    @property
-    def hnsw(self) -> bool:
-        return isinstance(self.base, faiss.IndexHNSW)
-
-    @property
-    def live(self) -> int:
-        return self.index.ntotal - len(self.dead)
 
 
 @contextmanager
@@ -109,14 +85,6 @@ class VectorIndex:
 
     # -- building and loading -------------------------------------------------
 
-    def _empty(self, ns_id: int, version: int, size: int) -> Partition:
-        if size > self.threshold:
-            base = faiss.IndexHNSWSQ(self.dims, faiss.ScalarQuantizer.QT_fp16, HNSW_M, faiss.METRIC_INNER_PRODUCT)
-            base.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
-        else:
-            base = faiss.IndexScalarQuantizer(self.dims, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
-        return Partition(ns_id, faiss.IndexIDMap2(base), base, version)
-
     def _rows(self, conn: sqlite3.Connection, ns_id: int, after: int = 0) -> tuple[np.ndarray, np.ndarray]:
         rows = conn.execute(_VECS + " AND iv.id > ? ORDER BY iv.id", (ns_id, after)).fetchall()
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
@@ -127,36 +95,11 @@ class VectorIndex:
 
     def _build(self, conn: sqlite3.Connection, ns_id: int, version: int) -> Partition:
         ids, vecs = self._rows(conn, ns_id)
-        part = self._empty(ns_id, version, len(ids))
+        part = empty_partition(ns_id, version, len(ids), self.dims, self.threshold)
         self._add(part, ids, vecs)
         part.dirty = max(1, len(ids))
         self.parts[ns_id] = part
         return part
-
-    def _read_file(self, conn: sqlite3.Connection, ns_id: int) -> Partition | None:
-        file_version, file_sha = conn.execute(
-            "SELECT file_version, file_sha FROM namespaces WHERE id = ?", (ns_id,)
-        ).fetchone()
-        path = self.path(ns_id)
-        if not path.exists():
-            if file_version is not None:
-                logger.warning("FAISS file %s is missing; rebuilding it from the vectors in SQLite", path)
-            return None
-        data = path.read_bytes()
-        if file_sha is None or hashlib.sha256(data).hexdigest() != file_sha:
-            logger.warning("FAISS file %s fails its checksum (corrupt or stale); rebuilding it from SQLite", path)
-            return None
-        try:
-            index = faiss.deserialize_index(np.frombuffer(data, dtype=np.uint8))
-            base = faiss.downcast_index(index.index)
-        except (RuntimeError, AttributeError) as exc:
-            logger.warning("FAISS file %s cannot be read (%s); rebuilding it from SQLite", path, exc)
-            return None
-        if index.d != self.dims:
-            logger.warning("FAISS file %s has %d dims, expected %d; rebuilding it", path, index.d, self.dims)
-            return None
-        ids = faiss.vector_to_array(index.id_map)
-        return Partition(ns_id, index, base, file_version, int(ids.max()) if len(ids) else 0)
 
     def ensure(self, conn: sqlite3.Connection, ns_id: int, db_version: int) -> Partition:
         """The partition, loaded or rebuilt if needed and caught up with ``db_version``."""
@@ -165,7 +108,7 @@ class VectorIndex:
             if part.version != db_version:
                 self._sync(conn, part, db_version)
             return part
-        part = self._read_file(conn, ns_id)
+        part = read_partition(conn, self.path(ns_id), ns_id, self.dims)
         if part is None:
             return self._build(conn, ns_id, db_version)
         self.parts[ns_id] = part
@@ -267,20 +210,7 @@ class VectorIndex:
 
     def save(self, conn: sqlite3.Connection, part: Partition) -> None:
         """Write the file atomically, then record its version and checksum."""
-        data = faiss.serialize_index(part.index).tobytes()
-        path = self.path(part.ns_id)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-        with write_txn(conn):
-            conn.execute(
-                "UPDATE namespaces SET file_version = ?, file_sha = ? WHERE id = ?",
-                (part.version, hashlib.sha256(data).hexdigest(), part.ns_id),
-            )
-        part.dirty = 0
+        write_partition(conn, self.path(part.ns_id), part)
 
     def flush(self, conn: sqlite3.Connection, everything: bool = False) -> None:
         """Save partitions with enough unsaved changes (all of them when closing)."""
