@@ -14,7 +14,8 @@ _I = re.IGNORECASE
 _CLAUSE_SPLIT = re.compile(
     r"(?:,\s*|\s+)(?:and|but|so|also|plus|while)\s+(?=(?:i|i'm|my|we)\b)|,\s+(?=(?:i|i'm|my)\b)"
     r"|(?:,\s*|\s+)(?:and|but)\s+(?=(?:live|work|speak|have|play|love|study)\b)"
-    r"|,\s+(?=(?:currently |now |but )?(?:living|based|working|settled|married)\b)", _I)
+    r"|,\s+(?=(?:currently |now |but )?(?:living|based|working|settled|married)\b)"
+    r"|,\s+(?=(?:live|work) (?:in|at|for|as|from)\b)", _I)
 _SUBJECTLESS = re.compile(r"^(?:live|work|speak|have|play|love|study)\b", _I)
 _ONGOING = re.compile(r"^(?:but )?((?:currently |now )?(?:living|based|working|settled|married)\b)", _I)
 # Dictated run-ons without punctuation: "i live in denver i work as a nurse". A new clause starts at "i"

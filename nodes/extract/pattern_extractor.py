@@ -22,6 +22,8 @@ from nodes.extract.base import (
     user_messages,
 )
 from nodes.extract.blend import Screen, blend
+from nodes.extract.chat_forms import FORMS as CHAT_FORMS
+from nodes.extract.chat_forms import RELEVANCE_TAG, statement_before_question
 from nodes.extract.clauses import clauses
 from nodes.extract.disclosure import disclosure_fact, we_as_user
 from nodes.extract.disclosure_gate import load_gate
@@ -51,7 +53,7 @@ _GREETING_NAME = re.compile(
     r"^(?:hi|hello|hey)(?: there)?[,!]?\s+(?:i'm|i am|this is) (?P<v>(?-i:[A-Z])[a-z'-]+)\b[,.!]?\s*", _I
 )
 _CUT = re.compile(
-    r"(?:,\s*(?=[a-z])|\s+(?:and|but|because|since|with|where|which|who|so|as|though|although|now|these days|"
+    r"(?:,\s*(?=[a-z0-9])|\s+(?:and|but|because|since|with|where|which|who|so|as|though|although|now|these days|"
     r"nowadays|anymore|too|at the moment|right now|if|when|after|before|for|ever since)\b).*$",
     _I,
 )
@@ -135,7 +137,7 @@ def _explicit_body(sentence: str) -> tuple[str | None, bool]:
     """(text to parse, whether the user asked to remember it); None for questions.
     A tag ("..., huh?", "- right?") asks for agreement with a statement, not a question.
     """
-    sentence = _TAG_QUESTION.sub("", sentence)
+    sentence = RELEVANCE_TAG.sub("", _TAG_QUESTION.sub("", sentence))
     plain = _FILLER.sub("", sentence)
     m = EXPLICIT.match(plain)
     if m:
@@ -144,7 +146,7 @@ def _explicit_body(sentence: str) -> tuple[str | None, bool]:
             return None, True
         return body.rstrip("?").strip(), True
     if sentence.rstrip().endswith("?"):
-        return None, False
+        return statement_before_question(sentence), False  # "I'm vegan, can you ...?" keeps "I'm vegan"
     return sentence, False
 
 
@@ -177,7 +179,7 @@ def _positive_form(clause: str) -> tuple[str, bool]:
 
 
 def _match(clause: str) -> CandidateFact | None:
-    for rule in (*FORMS, *PATTERNS):
+    for rule in (*CHAT_FORMS, *FORMS, *PATTERNS):
         m = rule.pattern.match(clause)
         if m is None:
             continue
@@ -192,7 +194,8 @@ def _match(clause: str) -> CandidateFact | None:
 
 def _from_rule(rule: Pattern, clause: str, groups: dict[str, str]) -> CandidateFact | None:
     value = _clean(groups["v"], rule.cut)
-    key = FAVOURITE_PREFIX + re.sub(r"\W+", "_", groups["k"].strip().lower()) if groups.get("k") else rule.key
+    thing = groups["k"].strip().lower().replace("color", "colour") if groups.get("k") else ""
+    key = FAVOURITE_PREFIX + re.sub(r"\W+", "_", thing) if thing else rule.key
     if not value or (key in ("name", "preferred_name") and not _is_name(value)):
         return None
     if key in _PLACE_KEYS and not _is_place(value, clause, articles="an? |the " if key == "employer" else "an? "):
