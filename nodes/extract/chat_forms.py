@@ -44,7 +44,8 @@ def statement_before_question(sentence: str) -> str | None:
     return head if head and "?" not in head and _FIRST_PERSON_START.match(head) else None
 
 
-_OCC = rf"(?:(?!(?:as|a|an|the|my|your|his|her|our|their|speaking)\b)[\w-]+ ){{0,2}}?(?:{OCCUPATIONS})"
+_NOT_A_TITLE = r"(?:as|a|an|the|my|your|his|her|our|their|speaking|i|i'm|im|was|is|am|he|she|we|they|to)"
+_OCC = rf"(?:(?!{_NOT_A_TITLE}\b)[\w-]+ ){{0,2}}?(?:{OCCUPATIONS})"  # a job title: "bus driver", "senior nurse"
 _STATUS = r"single|divorced|married|engaged|separated|widowed"
 _NUMBER_WORDS = (r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
                  r"(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?")
@@ -60,15 +61,15 @@ REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     for p, r in (
         # A job as a fragment: "Nurse at St Mary's", "electrician, live in Brno", "Driving instructor 15 yrs".
         (rf"^(?:an? )?(?!(?:retired|former|ex)\b)({_OCC})"
-         r"(?=,\s*(?-i:[a-z0-9])| here\b| at (?-i:[A-Z])| \d+ (?:yrs|years)\b|$)",
-         r"I'm a \1"),
+         r"(?=,\s*(?-i:[a-z0-9])| here\b| at (?-i:[A-Z])|$)", r"I'm a \1"),
+        (rf"^(?:an? )?(?!(?:retired|former|ex)\b)({_OCC}) \d+ (?:yrs|years)\b", r"I'm a \1,"),
         # An age opening a list of what one is: "55, widower, retired postman".
         (rf"^(\d{{2}}),\s*(?=(?:{_STATUS}|widow|widower|male|female|retired|an? )\b|{_OCC})", r"I'm \1, "),
         # "As a dentist, ...", "speaking as a nurse", "as someone who's halal".
         (rf"^(?:speaking )?as an? ((?!(?:retired|former|ex)\b){_OCC}),?\s*", r"I'm a \1, "),
         (r"^as (?:someone|somebody|a person) who(?:'s| is) ", "I'm "),
         # The subject left out of a change of status: "just got engaged!!!", "got married last saturday".
-        (rf"^(?:(?:i|we)(?:'ve| have)? )?(?:just |finally |recently )?got ({_STATUS})\b", r"I'm \1"),
+        (rf"^(?:(?:i|we)(?:'ve| have)? )?(?:just |finally |recently )?got ({_STATUS})\b", r"I'm \1,"),
         (r"^(?:my \w+ and i|we)(?:'ve| have) been married\b", "I'm married,"),
         # A severe allergy said as a noun phrase: "Severe peanut allergy here", "bad shellfish allergy, ...".
         (r"^(?:an? )?(?=(?:severe|serious|bad|mild|life[- ]threatening|deadly|anaphylactic) [\w -]+? allerg)",
@@ -95,8 +96,8 @@ FORMS: tuple[Pattern, ...] = (
     rule(rf"^(?P<v>(?!(?:it|that|this|which|what|who|he|she|they|there)\b)[\w' -]{{1,30}}?)(?:'s| is| are) "
          rf"(?:my|our) (?:all-time |absolute |very |total )?(?:favou?rite|fave|fav) (?P<k>{_FAVOURITE_OF})\b",
          "preference", importance=4),
-    rule(r"^(?P<v>(?-i:[A-Z])[\w' -]{1,30}?)(?:'s| is| are) my (?:football |footy |home )?(?P<k>team)$", "preference",
-         importance=4),
+    rule(r"^(?P<v>(?-i:[A-Z])[\w' -]{1,30}?)(?:'s| is| are) my (?:football |footy |home )?(?P<k>team)(?:$|,)",
+         "preference", importance=4),
     rule(rf"^(?:my )?(?:favou?rite|fave|fav) (?P<k>{_FAVOURITE_OF})(?: is| are|\s*[:=-])? (?P<v>[\w' -]+)",
          "preference", importance=4),
     rule(rf"^(?:.*?\b)?(?:i'm (?:always |usually |normally )?on|(?:my )?time ?zone(?: is|:|=)?) (?P<v>{_ZONE})(?!\w)",
