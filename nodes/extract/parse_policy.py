@@ -194,7 +194,17 @@ def _relation_fact(clause: Clause) -> CandidateFact | None:
     origin = re.match(r"(?:originally )?(?:from|in) (?-i:[A-Z])", _after_verb(clause))  # "my wife is from Kenya"
     if clause.lemma == "be" and not (lasting_complement(clause) or origin):
         return None  # "my sister is sick" is a state; "my wife is a doctor", "my kids are 12" last
-    return CandidateFact(text=third_person(clause.text), category="family", value=clause.text, importance=5)
+    text = _with_relation(clause)
+    return CandidateFact(text=third_person(text), category="family", value=text, importance=5)
+
+
+def _with_relation(clause: Clause) -> str:
+    """The clause with its relation spelled out: in "My brother lives in Denver and works as a pilot"
+    the second clause shares the subject, and "works as a pilot" alone would read as the user's job.
+    """
+    if re.match(rf"(?:my\s+)?{re.escape(clause.subject)}\b", clause.text, re.IGNORECASE):
+        return clause.text
+    return f"My {clause.subject} {clause.text}"
 
 
 def in_view(obj: str) -> bool:

@@ -22,6 +22,9 @@ from nodes.extract.base import (
     user_messages,
 )
 from nodes.extract.blend import Screen, blend
+from nodes.extract.chat_forms import FORMS as CHAT_FORMS
+from nodes.extract.chat_forms import RELEVANCE_TAG, statement_before_question
+from nodes.extract.clauses import clauses
 from nodes.extract.disclosure import disclosure_fact, we_as_user
 from nodes.extract.disclosure_gate import load_gate
 from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, PATTERNS, SINCE, TRANSIENT, Pattern
@@ -49,20 +52,8 @@ _FILLER = re.compile(
 _GREETING_NAME = re.compile(
     r"^(?:hi|hello|hey)(?: there)?[,!]?\s+(?:i'm|i am|this is) (?P<v>(?-i:[A-Z])[a-z'-]+)\b[,.!]?\s*", _I
 )
-_CLAUSE_SPLIT = re.compile(
-    r"(?:,\s*|\s+)(?:and|but|so|also|plus|while)\s+(?=(?:i|i'm|my|we)\b)|,\s+(?=(?:i|i'm|my)\b)"
-    r"|(?:,\s*|\s+)(?:and|but)\s+(?=(?:live|work|speak|have|play|love|study)\b)"
-    r"|,\s+(?=(?:currently |now |but )?(?:living|based|working|settled|married)\b)", _I)
-_SUBJECTLESS = re.compile(r"^(?:live|work|speak|have|play|love|study)\b", _I)
-_ONGOING = re.compile(r"^(?:but )?((?:currently |now )?(?:living|based|working|settled|married)\b)", _I)
-# Dictated run-ons without punctuation: "i live in denver i work as a nurse". A new clause starts at "i"
-# before a slot verb, unless the word before makes it subordinate or reported ("if i live", "says i'm").
-_RUN_ON = re.compile(r"(?<=[a-z0-9])\s+(?=i(?:'m| am| live| work| have| was born| grew up| moved| speak)\b)", _I)
-_SUBORDINATING = set("that where which who when what how if whether unless once until wish think thinks hope guess "
-                     "say says said tell told tells believe believes know knows because cause since than as and but so "
-                     "or while the imagine pretend suppose mean feel".split())
 _CUT = re.compile(
-    r"(?:,\s*(?=[a-z])|\s+(?:and|but|because|since|with|where|which|who|so|as|though|although|now|these days|"
+    r"(?:,\s*(?=[a-z0-9])|\s+(?:and|but|because|since|with|where|which|who|so|as|though|although|now|these days|"
     r"nowadays|anymore|too|at the moment|right now|if|when|after|before|for|ever since)\b).*$",
     _I,
 )
@@ -87,7 +78,6 @@ _CESSATION: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^i'm not (?P<x>.+?) (?:anymore|any more|any longer)$", _I), "I'm {x}"),
     (re.compile(r"^i (?:stopped|quit) being (?P<x>.+)$", _I), "I'm {x}"),
 )
-_NORMALISE = ((r"\bI am\b", "I'm"), (r"\bdo not\b", "don't"), (r"\bcannot\b", "can't"), (r"\bI have got\b", "I have"))
 EXPLICIT_IMPORTANCE = 7
 
 
@@ -131,7 +121,7 @@ class PatternFactExtractor:
             facts.append(_keyed("name", greeting["v"], "The user's name is {v}.", explicit or asked))
             body = body[greeting.end() :]
         items = list_items(body)
-        for clause in items if items is not None else _clauses(normalise(body)):
+        for clause in items if items is not None else clauses(normalise(body)):
             fact = _clause_fact(clause, explicit or asked)
             if fact is not None:
                 facts.append(fact)
@@ -147,7 +137,7 @@ def _explicit_body(sentence: str) -> tuple[str | None, bool]:
     """(text to parse, whether the user asked to remember it); None for questions.
     A tag ("..., huh?", "- right?") asks for agreement with a statement, not a question.
     """
-    sentence = _TAG_QUESTION.sub("", sentence)
+    sentence = RELEVANCE_TAG.sub("", _TAG_QUESTION.sub("", sentence))
     plain = _FILLER.sub("", sentence)
     m = EXPLICIT.match(plain)
     if m:
@@ -156,26 +146,8 @@ def _explicit_body(sentence: str) -> tuple[str | None, bool]:
             return None, True
         return body.rstrip("?").strip(), True
     if sentence.rstrip().endswith("?"):
-        return None, False
+        return statement_before_question(sentence), False  # "I'm vegan, can you ...?" keeps "I'm vegan"
     return sentence, False
-
-
-def _clauses(body: str) -> list[str]:
-    for pattern, repl in _NORMALISE:
-        body = re.sub(pattern, repl, body, flags=_I)
-    parts = [p.strip().rstrip(".!").strip() for p in _CLAUSE_SPLIT.split(_run_ons(body)) if p and p.strip(" .!")]
-    return parts[:1] + [f"I {p}" if _SUBJECTLESS.match(p) else _ONGOING.sub(r"I'm \1", p) for p in parts[1:]]
-
-
-def _run_ons(body: str) -> str:
-    """Commas where a dictated run-on starts a new first-person clause (see ``_RUN_ON``)."""
-    out, last = [], 0
-    for m in _RUN_ON.finditer(body):
-        before = body[last:m.start()].split()
-        if before and before[-1].lower() not in _SUBORDINATING:
-            out.append(body[last:m.start()] + ",")
-            last = m.start()
-    return "".join(out) + body[last:]
 
 
 def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
@@ -207,7 +179,7 @@ def _positive_form(clause: str) -> tuple[str, bool]:
 
 
 def _match(clause: str) -> CandidateFact | None:
-    for rule in (*FORMS, *PATTERNS):
+    for rule in (*CHAT_FORMS, *FORMS, *PATTERNS):
         m = rule.pattern.match(clause)
         if m is None:
             continue
@@ -222,7 +194,8 @@ def _match(clause: str) -> CandidateFact | None:
 
 def _from_rule(rule: Pattern, clause: str, groups: dict[str, str]) -> CandidateFact | None:
     value = _clean(groups["v"], rule.cut)
-    key = FAVOURITE_PREFIX + re.sub(r"\W+", "_", groups["k"].strip().lower()) if groups.get("k") else rule.key
+    thing = groups["k"].strip().lower().replace("color", "colour") if groups.get("k") else ""
+    key = FAVOURITE_PREFIX + re.sub(r"\W+", "_", thing) if thing else rule.key
     if not value or (key in ("name", "preferred_name") and not _is_name(value)):
         return None
     if key in _PLACE_KEYS and not _is_place(value, clause, articles="an? |the " if key == "employer" else "an? "):

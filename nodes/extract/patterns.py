@@ -69,100 +69,105 @@ class Pattern:
     importance: int = 5
 
 
-def _r(pattern: str, category: str, **kw: object) -> Pattern:
+def rule(pattern: str, category: str, **kw: object) -> Pattern:
+    """A case-insensitive ``Pattern`` (shared by every module that adds statement forms)."""
     return Pattern(re.compile(pattern, re.IGNORECASE), category, **kw)  # type: ignore[arg-type]
 
 
 PATTERNS: tuple[Pattern, ...] = (
-    _r(r"^my name(?: is|'s) (?P<v>.+)$", "identity", key="name", template="The user's name is {v}.", cut=True),
-    _r(r"^(?:please )?call me (?P<v>(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)\b", "identity", key="preferred_name",
+    rule(r"^my name(?: is|'s) (?P<v>.+)$", "identity", key="name", template="The user's name is {v}.", cut=True),
+    rule(r"^(?:please )?call me (?P<v>(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)\b", "identity", key="preferred_name",
        template="The user likes to be called {v}.", cut=True),
-    _r(r"^i go by (?P<v>.+)$", "identity", key="preferred_name", template="The user likes to be called {v}.", cut=True),
-    _r(r"^my pronouns are (?P<v>\w+/\w+(?:/\w+)?)", "identity", key="pronouns",
+    rule(r"^i go by (?P<v>.+)$", "identity", key="preferred_name", template="The user likes to be called {v}.",
+         cut=True),
+    rule(r"^my pronouns are (?P<v>\w+/\w+(?:/\w+)?)", "identity", key="pronouns",
        template="The user's pronouns are {v}."),
-    _r(r"^i use (?P<v>\w+/\w+(?:/\w+)?) pronouns", "identity", key="pronouns", template="The user's pronouns are {v}."),
-    _r(r"^i'm (?P<v>\d{1,3})(?: years old| years| yo)?(?:,.*)?$", "identity", key="age",
+    rule(r"^i use (?P<v>\w+/\w+(?:/\w+)?) pronouns", "identity", key="pronouns",
+         template="The user's pronouns are {v}."),
+    rule(r"^i'm (?P<v>\d{1,3})(?: years old| years| yo)?(?:,.*)?$", "identity", key="age",
        template="The user is {v} years old."),
-    _r(r"^(?:my birthday is|i was born on) (?:on )?(?P<v>.+)$", "identity", key="birthday",
+    rule(r"^(?:my birthday is|i was born on) (?:on )?(?P<v>.+)$", "identity", key="birthday",
        template="The user's birthday is {v}.", cut=True),
-    _r(r"^my time ?zone is (?P<v>.+)$", "location", key="timezone", template="The user's time zone is {v}.", cut=True),
-    _r(r"^(?:i|we)(?: currently| now)? (?:live|reside)(?: together)? in (?P<v>.+)$", "location", key="location",
+    rule(r"^my time ?zone is (?P<v>.+)$", "location", key="timezone", template="The user's time zone is {v}.",
+         cut=True),
+    rule(r"^(?:i|we)(?: currently| now)? (?:live|reside)(?: together)? in (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
-    _r(r"^(?:i'm|we're) (?:currently |now )?(?:living|based) in (?P<v>.+)$", "location", key="location",
+    rule(r"^(?:i'm|we're) (?:currently |now )?(?:living|based) in (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
-    _r(r"^(?:i|we)(?: currently| now)? (?:live|reside)(?: together)? (?:on|in|at) (?:an?|the) [\w -]+? in "
+    rule(r"^(?:i|we)(?: currently| now)? (?:live|reside)(?: together)? (?:on|in|at) (?:an?|the) [\w -]+? in "
        r"(?P<v>(?-i:[A-Z]).+)$", "location", key="location", template="The user lives in {v}.", cut=True),
-    _r(r"^(?:i|we)(?: currently| now)? (?:live|reside) (?P<v>(?:just |right )?(?:outside|near) .+)$", "location",
+    rule(r"^(?:i|we)(?: currently| now)? (?:live|reside) (?P<v>(?:just |right )?(?:outside|near) .+)$", "location",
        key="location", template="The user lives {v}.", cut=True),
-    _r(r"^(?:i|we) (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", "location", key="location",
+    rule(r"^(?:i|we) (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", "location", key="location",
        template="The user lives in {v}.", cut=True),
-    _r(r"^(?:i grew up|i was raised|i was born(?: and raised)?) (?:on|in|at|near) (?:an?|the) [\w -]+? in "
+    rule(r"^(?:i grew up|i was raised|i was born(?: and raised)?) (?:on|in|at|near) (?:an?|the) [\w -]+? in "
        r"(?P<v>(?-i:[A-Z]).+)$", "identity", key="hometown", template="The user is from {v}.", cut=True),
-    _r(r"^i was born in (?P<v>(?:19|20)\d\d)$", "identity"),
-    _r(r"^(?:.*?\b)?my (?:home ?town|home country|home city|birthplace)(?:,| is| was|'s)? "
+    rule(r"^i was born in (?P<v>(?:19|20)\d\d)$", "identity"),
+    rule(r"^(?:.*?\b)?my (?:home ?town|home country|home city|birthplace)(?:,| is| was|'s)? "
        r"(?P<v>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)?)", "identity", key="hometown",
        template="The user is from {v}."),
-    _r(r"^(?:i'm (?:originally )?from|i grew up in|i was born in) (?P<v>[a-z].+)$", "identity", key="hometown",
+    rule(r"^(?:i'm (?:originally )?from|i grew up in|i was born in) (?P<v>[a-z].+)$", "identity", key="hometown",
        template="The user is from {v}.", cut=True),
-    _r(rf"^i'm (?:(?:a|an) )?(?:strict |strictly |fully )?(?P<v>{DIETS})$", "diet", key="diet",
+    rule(rf"^i'm (?:(?:a|an) )?(?:strict |strictly |fully )?(?P<v>{DIETS})$", "diet", key="diet",
        template="The user is {v}."),
-    _r(rf"^i (?:follow|eat|keep|stick to) (?:a |an )?(?P<v>{DIETS}|low[- ]carb|low[- ]fodmap|mediterranean)(?: diet)?$",
+    rule(rf"^i (?:follow|eat|keep|stick to) (?:a |an )?(?P<v>{DIETS}|low[- ]carb|low[- ]fodmap|mediterranean)"
+         r"(?: diet)?$",
        "diet", key="diet", template="The user follows a {v} diet."),
-    _r(r"^i'm on an? (?P<v>[\w-]+(?: [\w-]+)?) diet$", "diet", key="diet", template="The user follows a {v} diet."),
-    _r(r"^i'm (?:\w+ )?allergic to (?P<v>.+)$", "health", key="allergies"),
-    _r(r"^i have an allergy to (?P<v>.+)$", "health", key="allergies"),
-    _r(r"^i have (?:a |an )?(?:severe |mild |bad )?(?P<v>[\w -]+?) allerg(?:y|ies)$", "health", key="allergies"),
-    _r(rf"^(?:i speak|we speak|i'm fluent in|my (?:native|first|mother) (?:language|tongue) is) "
+    rule(r"^i'm on an? (?P<v>[\w-]+(?: [\w-]+)?) diet$", "diet", key="diet", template="The user follows a {v} diet."),
+    rule(r"^i'm (?:\w+ )?allergic to (?P<v>.+)$", "health", key="allergies"),
+    rule(r"^i have an allergy to (?P<v>.+)$", "health", key="allergies"),
+    rule(r"^i have (?:a |an )?(?:severe |mild |bad )?(?P<v>[\w -]+?) allerg(?:y|ies)$", "health", key="allergies"),
+    rule(rf"^(?:i speak|we speak|i'm fluent in|my (?:native|first|mother) (?:language|tongue) is) "
        rf"(?P<v>.*\b(?:{LANGUAGES})\b.*)$",
        "language", key="language"),
-    _r(rf"^i'm a native (?P<v>{LANGUAGES}) speaker$", "language", key="language"),
-    _r(r"^(?:i work as|i'm working as|i'm employed as|my job is|my profession is) (?:(?:a|an) )?(?P<v>.+)$", "work",
+    rule(rf"^i'm a native (?P<v>{LANGUAGES}) speaker$", "language", key="language"),
+    rule(r"^(?:i work as|i'm working as|i'm employed as|my job is|my profession is) (?:(?:a|an) )?(?P<v>.+)$", "work",
        key="occupation", template="The user works as {a_v}.", cut=True),
-    _r(rf"^i'm (?:a|an) (?P<v>(?:[\w-]+ ){{0,3}}(?:{OCCUPATIONS}))(?: (?:at|in|for|by|from) .*|,.*)?$", "work",
+    rule(rf"^i'm (?:a|an) (?P<v>(?:[\w-]+ ){{0,3}}(?:{OCCUPATIONS}))(?: (?:at|in|for|by|from) .*|,.*)?$", "work",
        key="occupation", template="The user is {a_v}."),
-    _r(r"^i'm (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))$", "work",
+    rule(r"^i'm (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))$", "work",
        key="occupation", template="The user is {v}."),
-    _r(r"^i work (?:at|for) (?P<v>(?!home\b|myself\b).+)$", "work", key="employer",
+    rule(r"^i work (?:at|for) (?P<v>(?!home\b|myself\b).+)$", "work", key="employer",
        template="The user works at {v}.", cut=True),
-    _r(r"^i'm (?P<v>married|single|engaged|divorced|widowed|separated|in a relationship)$", "family",
+    rule(r"^i'm (?P<v>married|single|engaged|divorced|widowed|separated|in a relationship)$", "family",
        key="relationship_status", template="The user is {v}."),
-    _r(r"^my (?:favou?rite|fave) (?P<k>[a-z][a-z ]{0,30}?) (?:is|are) (?P<v>.+)$", "preference", importance=4),
-    _r(rf"^i have (?P<v>{HEALTH})\b", "health", importance=8),
-    _r(r"^i'm (?P<v>(?:type [12] )?diabetic|sober|(?:celiac|coeliac)|colou?r ?blind|deaf|hard of hearing|blind|"
+    rule(r"^my (?:favou?rite|fave) (?P<k>[a-z][a-z ]{0,30}?) (?:is|are) (?P<v>.+)$", "preference", importance=4),
+    rule(rf"^i have (?P<v>{HEALTH})\b", "health", importance=8),
+    rule(r"^i'm (?P<v>(?:type [12] )?diabetic|sober|(?:celiac|coeliac)|colou?r ?blind|deaf|hard of hearing|blind|"
        r"dyslexic|autistic|epileptic|asthmatic|"
        r"(?:lactose|gluten|fructose)[- ]intolerant|left[- ]handed|an? (?:early bird|night owl|morning person))$",
        "health", importance=7),
-    _r(rf"^(?:i|we|my \w+ and i) (?:have|own) (?:a|an|one|two|three|four|five|\d+) "
+    rule(rf"^(?:i|we|my \w+ and i) (?:have|own) (?:a|an|one|two|three|four|five|\d+) "
        rf"(?:[\w-]+ ){{0,2}}(?P<v>{POSSESSIONS})\b",
        "family"),
-    _r(rf"^my (?P<v>{RELATIVES})(?: (?-i:[A-Z])[\w'-]+)?(?:'s name)? (?:is|are|'s|lives|works|loves|likes|has) "
+    rule(rf"^my (?P<v>{RELATIVES})(?: (?-i:[A-Z])[\w'-]+)?(?:'s name)? (?:is|are|'s|lives|works|loves|likes|has) "
        r"(?!(?:sick|ill|tired|sad|upset|angry|late|busy|away|here|home|asleep|hungry|coming|visiting|waiting|out|"
        r"not|being|going)\b).+$", "family"),
-    _r(r"^i'm (?:a |an )(?P<v>(?:proud |single |working |stay-at-home )?"
+    rule(r"^i'm (?:a |an )(?P<v>(?:proud |single |working |stay-at-home )?"
        r"(?:mom|mother|dad|father|parent|grandmother|grandfather|grandparent)\b.*)$",
        "family"),
-    _r(r"^i'm (?P<v>an only child|the (?:eldest|oldest|youngest|middle) "
+    rule(r"^i'm (?P<v>an only child|the (?:eldest|oldest|youngest|middle) "
        r"(?:of \w+|child|kid|sibling|son|daughter)\b.*)$",
        "family"),
-    _r(r"^(?:i'm|we're) (?P<v>expecting (?:a|our|my) (?:first |second |third |\w+ )?(?:baby|child|kid)\b.*)$",
+    rule(r"^(?:i'm|we're) (?P<v>expecting (?:a|our|my) (?:first |second |third |\w+ )?(?:baby|child|kid)\b.*)$",
        "family"),
-    _r(r"^i have (?P<v>an? (?:phd|ph\.d\.?|doctorate|master's|masters|bachelor's|bachelors|degree|msc|bsc|mba|ma|"
+    rule(r"^i have (?P<v>an? (?:phd|ph\.d\.?|doctorate|master's|masters|bachelor's|bachelors|degree|msc|bsc|mba|ma|"
        r"ba)\b.*)$",
        "identity"),
-    _r(r"^i'm an? (?P<v>aries|taurus|gemini|cancer|leo|virgo|libra|scorpio|sagittarius|capricorn|aquarius|pisces)$",
+    rule(r"^i'm an? (?P<v>aries|taurus|gemini|cancer|leo|virgo|libra|scorpio|sagittarius|capricorn|aquarius|pisces)$",
        "identity"),
-    _r(r"^(?P<v>(?:[\w-]+ ){1,3}is what i do)(?: for (?:a living|work))?$", "work"),
-    _r(r"^i (?P<v>do (?:[\w-]+ ){1,3}for a living)$", "work"),
-    _r(r"^i'm (?P<v>not (?:a |an )?(?:big |huge |great )?fan of (?P<o>.+))$", "preference"),
-    _r(r"^i (?:don't|never|can't|cannot) (?P<v>eat|drink) (?P<o>.+)$", "diet"),
-    _r(rf"^i (?:really |absolutely |generally |also |just |much )?(?P<v>(?:{PREFERENCES}) (?P<o>.+))$", "preference"),
-    _r(r"^i'm (?P<v>(?:a (?:huge |big )?fan of|into|passionate about|obsessed with) (?P<o>.+))$", "preference"),
-    _r(r"^i (?P<v>(?:usually|always|often|normally|typically|regularly|never|rarely|mostly) (?P<o>.+))$", "habit"),
-    _r(rf"^i (?:also )?(?P<v>(?:{ACTIVITIES}) (?P<o>.+))$", "activity"),
-    _r(r"^i'm (?:a|an) (?P<v>(?:big|huge|avid|keen|passionate) \w+(?:er|or|ist|fan))\b", "preference"),
-    _r(r"^i'm (?P<v>an? (?:early bird|night owl|morning person|evening person))\b", "habit"),
-    _r(r"^i work (?P<v>from home|remotely|part[- ]time|full[- ]time|night shifts?|weekends|in .+)$", "work"),
-    _r(r"^i'm (?:currently )?(?P<v>(?:learning|studying|training for|saving for|trying to learn) .+)$", "activity"),
+    rule(r"^(?P<v>(?:[\w-]+ ){1,3}is what i do)(?: for (?:a living|work))?$", "work"),
+    rule(r"^i (?P<v>do (?:[\w-]+ ){1,3}for a living)$", "work"),
+    rule(r"^i'm (?P<v>not (?:a |an )?(?:big |huge |great )?fan of (?P<o>.+))$", "preference"),
+    rule(r"^i (?:don't|never|can't|cannot) (?P<v>eat|drink) (?P<o>.+)$", "diet"),
+    rule(rf"^i (?:really |absolutely |generally |also |just |much )?(?P<v>(?:{PREFERENCES}) (?P<o>.+))$", "preference"),
+    rule(r"^i'm (?P<v>(?:a (?:huge |big )?fan of|into|passionate about|obsessed with) (?P<o>.+))$", "preference"),
+    rule(r"^i (?P<v>(?:usually|always|often|normally|typically|regularly|never|rarely|mostly) (?P<o>.+))$", "habit"),
+    rule(rf"^i (?:also )?(?P<v>(?:{ACTIVITIES}) (?P<o>.+))$", "activity"),
+    rule(r"^i'm (?:a|an) (?P<v>(?:big|huge|avid|keen|passionate) \w+(?:er|or|ist|fan))\b", "preference"),
+    rule(r"^i'm (?P<v>an? (?:early bird|night owl|morning person|evening person))\b", "habit"),
+    rule(r"^i work (?P<v>from home|remotely|part[- ]time|full[- ]time|night shifts?|weekends|in .+)$", "work"),
+    rule(r"^i'm (?:currently )?(?P<v>(?:learning|studying|training for|saving for|trying to learn) .+)$", "activity"),
 )
 
 # Objects that point at the conversation, not at a lasting taste ("I like that idea").

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from nodes.extract.patterns import DIETS, OCCUPATIONS, Pattern, _r
+from nodes.extract.patterns import DIETS, OCCUPATIONS, Pattern, rule
 
 _I = re.IGNORECASE
 _CAP = r"(?-i:[A-Z])[\w'.&-]*(?: (?-i:[A-Z])[\w'.&-]*){0,3}"  # a capitalised name: "Leeds", "New York", "TCS"
@@ -167,55 +167,56 @@ def rewrite(sentence: str) -> str:
 
 
 FORMS: tuple[Pattern, ...] = (
-    _r(r"^i'm (?:happily |newly |recently |just )?(?P<v>married|engaged|divorced|separated|widowed)"
+    rule(r"^i'm (?:happily |newly |recently |just )?(?P<v>married|engaged|divorced|separated|widowed)"
        r"(?: (?:to|with|for|since|and) .*|,.*)?$", "family", key="relationship_status", template="The user is {v}."),
-    _r(rf"^i'm (?:a |an )?(?:strict |strictly |fully )?(?P<v>{DIETS})(?: (?:\w+ ){{1,2}}(?:years?|months?) ago)?"
+    rule(rf"^i'm (?:a |an )?(?:strict |strictly |fully )?(?P<v>{DIETS})(?: (?:\w+ ){{1,2}}(?:years?|months?) ago)?"
        r"(?:,.*| (?:since|for|and|so|but|because) .*)$",
        "diet", key="diet", template="The user is {v}."),
-    _r(r"^i'm an? (?P<v>widow|widower)$", "family", key="relationship_status", template="The user is {a_v}."),
-    _r(rf"^i (?:only |strictly |mostly )?(?:eat|keep|follow|stick to|do) (?:only |strictly )?(?:a |an )?"
+    rule(r"^i'm an? (?P<v>widow|widower)$", "family", key="relationship_status", template="The user is {a_v}."),
+    rule(rf"^i (?:only |strictly |mostly )?(?:eat|keep|follow|stick to|do) (?:only |strictly )?(?:a |an )?"
        rf"(?P<v>{DIETS}|pure veg\w*|eggetarian|jain|low[- ]carb)(?: diet| food| meat| meals)?(?: only)?"
        r"(?: since .*| for .*|,.*)?$", "diet", key="diet",
        template="The user follows a {v} diet."),
-    _r(r"^i'm (?:an? )?(?:strict |strictly |pure |fully |mostly )?(?P<v>pure veg(?:etarian)?|veg|eggetarian|"
+    rule(r"^i'm (?:an? )?(?:strict |strictly |pure |fully |mostly )?(?P<v>pure veg(?:etarian)?|veg|eggetarian|"
        r"non[- ]?veg(?:etarian)?|jain|teetotal|teetotaller|teetotaler|pescatarian|carnivore)$", "diet", key="diet",
        template="The user is {v}."),
-    _r(rf"^i (?:(?:have )?(?:completely |totally )?(?:cut out|gave up|given up|quit|stopped eating|stopped "
+    rule(rf"^i (?:(?:have )?(?:completely |totally )?(?:cut out|gave up|given up|quit|stopped eating|stopped "
        rf"drinking|avoid|steer clear of|stay away from|can't have|can't do|don't do|don't touch|never touch|"
        rf"don't take|don't consume|never eat)|'ve (?:cut out|given up|stopped eating)) (?P<v>(?:{FOODS})\b.*)$",
        "diet"),
-    _r(rf"^(?P<v>no (?:{FOODS}) (?:for me|at all|ever|whatsoever))\b", "diet"),
-    _r(rf"^i'm (?P<v>off (?:{FOODS}))\b", "diet"),
-    _r(r"^i (?:do|practice|practise|follow) (?P<v>intermittent fasting\b.*)$", "diet"),
-    _r(rf"^i (?:have|'ve got|got) (?P<v>{CONDITIONS})\b", "health", importance=8),
-    _r(r"^i (?:was|got|'ve been|have been|am|'m) (?:\w+ )?(?P<v>diagnosed with .+)$", "health", importance=8),
-    _r(r"^i (?:suffer|'ve suffered|have suffered) (?P<v>from .+)$", "health", importance=8),
-    _r(rf"^i (?:struggle|deal|live|cope) (?P<v>with (?:{CONDITIONS})\b.*)$", "health", importance=8),
-    _r(rf"^i'm (?P<v>on (?:{MEDICATION})\b.*)$", "health", importance=7),
-    _r(rf"^i (?:take|need|use) (?P<v>(?:{MEDICATION}|a wheelchair|a cane|a walking stick|hearing aids?)\b.*)$",
+    rule(rf"^(?P<v>no (?:{FOODS}) (?:for me|at all|ever|whatsoever))\b", "diet"),
+    rule(rf"^i'm (?P<v>off (?:{FOODS}))\b", "diet"),
+    rule(r"^i (?:do|practice|practise|follow) (?P<v>intermittent fasting\b.*)$", "diet"),
+    rule(rf"^i (?:have|'ve got|got) (?P<v>{CONDITIONS})\b", "health", importance=8),
+    rule(r"^i (?:was|got|'ve been|have been|am|'m) (?:\w+ )?(?P<v>diagnosed with .+)$", "health", importance=8),
+    rule(r"^i (?:suffer|'ve suffered|have suffered) (?P<v>from .+)$", "health", importance=8),
+    rule(rf"^i (?:struggle|deal|live|cope) (?P<v>with (?:{CONDITIONS})\b.*)$", "health", importance=8),
+    rule(rf"^i'm (?P<v>on (?:{MEDICATION})\b.*)$", "health", importance=7),
+    rule(rf"^i (?:take|need|use) (?P<v>(?:{MEDICATION}|a wheelchair|a cane|a walking stick|hearing aids?)\b.*)$",
        "health", importance=7),
-    _r(r"^i (?:wear|use) (?P<v>hearing aids?|a hearing aid|a wheelchair|a cochlear implant|an insulin pump|"
+    rule(r"^i (?:wear|use) (?P<v>hearing aids?|a hearing aid|a wheelchair|a cochlear implant|an insulin pump|"
        r"a cgm|a prosthetic\b.*)$", "health", importance=7),
-    _r(rf"^i'm (?:actually |also |really |severely |profoundly )?"
+    rule(rf"^i'm (?:actually |also |really |severely |profoundly )?"
        rf"(?P<v>(?:{HEALTH_STATES})(?: in (?:one|my left|my right|both|my) (?:ear|eye)s?)?)"
        r"(?:$|[,;]| so\b| and\b| which\b| but\b| since\b)", "health", importance=7),
-    _r(r"^i'm (?:an? )?(?:(?:practising|practicing|devout|observant|non-practising|proud) )?(?P<v>muslim|christian|"
+    rule(r"^i'm (?:an? )?(?:(?:practising|practicing|devout|observant|non-practising|proud) )?(?P<v>muslim|christian|"
        r"catholic|protestant|jewish|jew|hindu|buddhist|sikh|atheist|agnostic|mormon|quaker|pagan)\b", "identity"),
-    _r(r"^(?:i|we) (?:just |recently )?(?:got|adopted|rescued|have|own) (?:a|an|another|two|three|\d+) (?:[\w-]+ ){0,3}"
+    rule(r"^(?:i|we) (?:just |recently )?(?:got|adopted|rescued|have|own) (?:a|an|another|two|three|\d+) "
+         r"(?:[\w-]+ ){0,3}"
        rf"(?P<v>{PETS})\b", "family"),
-    _r(r"^(?:we're|we are) (?P<v>a family of (?:three|four|five|six|seven|\d+))\b", "family"),
-    _r(rf"^my (?P<v>{RELATIONS})(?: (?-i:[A-Z])[\w'-]+)?(?:'s name)? (?:is|are|lives|live|works|work|has|have) "
+    rule(r"^(?:we're|we are) (?P<v>a family of (?:three|four|five|six|seven|\d+))\b", "family"),
+    rule(rf"^my (?P<v>{RELATIONS})(?: (?-i:[A-Z])[\w'-]+)?(?:'s name)? (?:is|are|lives|live|works|work|has|have) "
        r"(?!(?:sick|ill|tired|sad|upset|angry|late|busy|away|here|home|asleep|hungry|coming|visiting|waiting|out|"
        r"not|being|going)\b).+$", "family"),
-    _r(rf"^(?:strictly |strict |pure )?(?P<v>{DIETS}|pure veg\w*)(?: only)?(?: for me| here| btw| fyi| myself)\b",
+    rule(rf"^(?:strictly |strict |pure )?(?P<v>{DIETS}|pure veg\w*)(?: only)?(?: for me| here| btw| fyi| myself)\b",
        "diet", key="diet", template="The user is {v}."),
-    _r(rf"^(?P<v>{DIETS}) only\b", "diet", key="diet", template="The user follows a {v} diet."),
-    _r(rf"^(?:i|we) live with (?:my|our) (?P<v>{RELATIONS})\b", "family"),
-    _r(rf"^our (?P<v>{RELATIONS}) (?:is|are|lives|works|goes|attends|has|turned) "
+    rule(rf"^(?P<v>{DIETS}) only\b", "diet", key="diet", template="The user follows a {v} diet."),
+    rule(rf"^(?:i|we) live with (?:my|our) (?P<v>{RELATIONS})\b", "family"),
+    rule(rf"^our (?P<v>{RELATIONS}) (?:is|are|lives|works|goes|attends|has|turned) "
        r"(?!(?:sick|ill|tired|sad|upset|late|busy|away|here|home|asleep|coming|visiting|out|not|being|going)\b).+$",
        "family"),
-    _r(rf"^(?:i'm|i am) (?:an? )?(?P<v>(?:proud |single |busy |working |full[- ]time )*(?:mum|mom|mam|mama|"
+    rule(rf"^(?:i'm|i am) (?:an? )?(?P<v>(?:proud |single |busy |working |full[- ]time )*(?:mum|mom|mam|mama|"
        rf"papa|grandma|grandpa|foster (?:mom|mum|parent|dad)|step(?:mom|mum|dad|parent)|parent|mother|father|dad) "
        rf"(?:of|to) (?:{_NUM}|twins|\w+ (?:boys|girls|kids))\b.*)$", "family"),
-    _r(r"^(?:my \w+ and i|we)(?:'ve| have) been (?P<v>(?:together|married|dating)\b.*)$", "family"),
+    rule(r"^(?:my \w+ and i|we)(?:'ve| have) been (?P<v>(?:together|married|dating)\b.*)$", "family"),
 )

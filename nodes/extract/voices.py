@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from nodes.extract.chat_forms import rewrite as chat_rewrite
 from nodes.extract.patterns import DIETS, HEALTH, OCCUPATIONS
 from nodes.extract.phrasings import rewrite
 
@@ -153,7 +154,7 @@ def with_subject(sentence: str) -> str:
 
 def normalise(sentence: str) -> str:
     """The sentence in plain first-person form (see module docstring)."""
-    sentence = rewrite(with_subject(sentence))
+    sentence = rewrite(chat_rewrite(with_subject(sentence)))
     for pattern, repl in _REWRITES:
         sentence = pattern.sub(repl, sentence)
     return re.sub(r"\s{2,}", " ", sentence).strip(" ,")
