@@ -146,8 +146,8 @@ def tally(scores: Scores, case: Case, facts: Sequence[CandidateFact]) -> None:
 
 
 def _extractors(chat_model: str | None) -> list[tuple[str, FactExtractor]]:
-    found: list[tuple[str, FactExtractor]] = [("rules", PatternFactExtractor(learned=False))]
-    gated = PatternFactExtractor()
+    found: list[tuple[str, FactExtractor]] = [("rules", PatternFactExtractor())]
+    gated = PatternFactExtractor(learned=True)
     if gated.gate is not None:  # the learned gate (nodes/extract/disclosure_gate.py) on top of the rules
         found.append(("rules+gate", gated))
     if chat_model:

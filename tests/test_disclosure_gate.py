@@ -76,7 +76,7 @@ def test_the_shipped_model_is_one_small_json_file_with_sane_thresholds() -> None
 def test_the_runtime_path_does_not_import_sklearn() -> None:
     code = ("import sys; from datetime import datetime, UTC; from nodes.layers.base import LoggedMessage; "
             "from nodes.extract.pattern_extractor import PatternFactExtractor as P; "
-            "e = P(); assert e.gate is not None; "
+            "e = P(learned=True); assert e.gate is not None; "
             "e.extract([LoggedMessage(id='a', thread='t', time=datetime.now(UTC), role='user', text='I knit.')]); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'sklearn'))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
@@ -145,7 +145,7 @@ def test_the_gate_adds_a_lasting_clause_the_rules_missed_in_the_users_words() ->
     "My dad is from Cork and speaks Irish.", "My son is called Tadhg.",
 ])
 def test_relations_never_fill_the_users_own_slots(text: str) -> None:
-    for extractor in (PatternFactExtractor(), with_thresholds(veto=0.0, veto_keyed=0.0, add=0.0)):
+    for extractor in (PatternFactExtractor(learned=True), with_thresholds(veto=0.0, veto_keyed=0.0, add=0.0)):
         assert not {f.key for f in stored(extractor, text)} & OWN_SLOTS
     parsed = parse(text)
     assert parsed is not None
@@ -155,5 +155,5 @@ def test_relations_never_fill_the_users_own_slots(text: str) -> None:
 
 @pytest.mark.parametrize("text", TRAPS)
 def test_questions_suppositions_role_play_and_injections_store_nothing(text: str) -> None:
-    for extractor in (PatternFactExtractor(), with_thresholds(veto=0.0, veto_keyed=0.0, add=0.0)):
+    for extractor in (PatternFactExtractor(learned=True), with_thresholds(veto=0.0, veto_keyed=0.0, add=0.0)):
         assert stored(extractor, text) == []

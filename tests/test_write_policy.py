@@ -65,7 +65,7 @@ def test_eval_cli_reports_each_extractor_on_each_set(capsys: pytest.CaptureFixtu
     assert main(["--chat-model", "no-such-spec"]) == 0
     out = capsys.readouterr().out
     assert "skipping the LLM extractor (no-such-spec)" in out
-    rows = {line.split()[1]: line.split() for line in out.splitlines() if line.startswith("rules")}
+    rows = {line.split()[1]: line.split() for line in out.splitlines() if line.split()[:1] == ["rules"]}
     assert list(rows) == list(SET_NAMES)
     for name in SET_NAMES:
         scores = evaluate(PatternFactExtractor(), load_set(name))
