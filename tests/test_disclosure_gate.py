@@ -9,7 +9,6 @@ import json
 import subprocess
 import sys
 from dataclasses import replace
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -17,10 +16,9 @@ import pytest
 from bench.train_disclosure_gate import main as train
 from nodes.extract.base import CandidateFact
 from nodes.extract.disclosure_gate import MODEL_PATH, DisclosureGate, Thresholds, additions, decide, load_gate
-from nodes.extract.grounding import ground
 from nodes.extract.parse import parse
 from nodes.extract.pattern_extractor import PatternFactExtractor
-from nodes.layers.base import LoggedMessage
+from tests.extract_helpers import grounded_facts
 
 ROOT = Path(__file__).resolve().parent.parent
 DURABLE = [
@@ -60,8 +58,7 @@ def with_thresholds(**kw: float) -> PatternFactExtractor:
 
 
 def stored(extractor: PatternFactExtractor, text: str) -> list[CandidateFact]:
-    messages = [LoggedMessage(id="m1", thread="t", time=datetime(2026, 1, 5, tzinfo=UTC), role="user", text=text)]
-    return ground(extractor.extract(messages), messages)
+    return grounded_facts(text, extractor)
 
 
 def test_the_shipped_model_is_one_small_json_file_with_sane_thresholds() -> None:

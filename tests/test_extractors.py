@@ -16,6 +16,7 @@ from nodes.extract.llm import ExtractedFact, ExtractedFacts, LLMFactExtractor
 from nodes.extract.pattern_extractor import PatternFactExtractor
 from nodes.extract.person import third_person
 from nodes.layers.base import LoggedMessage
+from tests.extract_helpers import grounded_facts
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 SECRET = "sk-abcdefghijklmnop1234"
@@ -183,8 +184,7 @@ def test_when_a_change_happened_is_not_part_of_the_value(text: str) -> None:
 
 def stored_keys(text: str) -> list[tuple[str | None, str]]:
     """(key, category) of the grounded facts the rule extractor finds in one message."""
-    messages = [user("m1", text)]
-    return [(f.key, f.category) for f in ground(PatternFactExtractor().extract(messages), messages)]
+    return [(f.key, f.category) for f in grounded_facts(text)]
 
 
 # None of these messages is in the tuning part of the labelled sets.

@@ -16,16 +16,15 @@ from nodes.extract.base import CandidateFact
 from nodes.extract.grounding import ground
 from nodes.extract.parse import Sentence, parse, pipeline
 from nodes.extract.parse_policy import clause_facts
-from nodes.extract.pattern_extractor import PatternFactExtractor
 from nodes.layers.base import LoggedMessage
+from tests.extract_helpers import grounded_facts
 
 T0 = datetime(2025, 6, 1, tzinfo=UTC)
 
 
 def facts(text: str) -> list[tuple[str, str | None, str]]:
     """(text, key, category) of the grounded facts from one user message."""
-    messages = [LoggedMessage(id="m1", thread="t", time=T0, role="user", text=text)]
-    return [(f.text, f.key, f.category) for f in ground(PatternFactExtractor().extract(messages), messages)]
+    return [(f.text, f.key, f.category) for f in grounded_facts(text)]
 
 
 def parsed(text: str) -> Sentence:

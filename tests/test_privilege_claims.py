@@ -5,21 +5,14 @@ ask to be remembered. A job or a bakery the user owns is still a fact (examples 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from nodes.extract.grounding import ground
-from nodes.extract.pattern_extractor import PatternFactExtractor
 from nodes.extract.voices import is_not_the_user
-from nodes.layers.base import LoggedMessage
-
-T0 = datetime(2025, 6, 1, tzinfo=UTC)
+from tests.extract_helpers import grounded_facts
 
 
 def stored(text: str) -> list[str]:
-    messages = [LoggedMessage(id="m1", thread="t", time=T0, role="user", text=text)]
-    return [f.text for f in ground(PatternFactExtractor().extract(messages), messages)]
+    return [f.text for f in grounded_facts(text)]
 
 
 @pytest.mark.parametrize("text", [

@@ -5,22 +5,15 @@ The sentences are written for this file, not taken from any labelled set.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from nodes.extract.base import CandidateFact
 from nodes.extract.chat_forms import statement_before_question
-from nodes.extract.grounding import ground
-from nodes.extract.pattern_extractor import PatternFactExtractor
-from nodes.layers.base import LoggedMessage
-
-_EXTRACTOR = PatternFactExtractor()
+from tests.extract_helpers import grounded_facts
 
 
 def _facts(text: str) -> list[CandidateFact]:
-    messages = [LoggedMessage(id="m", thread="t", time=datetime(2025, 1, 1, tzinfo=UTC), role="user", text=text)]
-    return ground(_EXTRACTOR.extract(messages), messages)
+    return grounded_facts(text)
 
 
 @pytest.mark.parametrize(
