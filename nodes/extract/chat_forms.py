@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from nodes.extract.patterns import OCCUPATIONS, Pattern, rule
+from nodes.extract.patterns import OCCUPATIONS, Pattern, Rewrite, rewrites, rule
 
 _I = re.IGNORECASE
 # "if that matters", "in case it helps": a relevance tag on a statement, not a supposition.
@@ -56,9 +56,8 @@ _FAVOURITE_OF = (r"colou?r|season|food|dish|drink|film|movie|book|band|song|sing
 _NOT_A_NAME = (r"(?!(?:same|also|me|us|all|everyone|everybody|nobody|nothing|someone|it|there|home|rain|snow|sun|"
                rf"winter|summer|spring|autumn|fall|lunch|dinner|breakfast|morning|night|evening|{OCCUPATIONS})\b)")
 
-REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p, _I), r)
-    for p, r in (
+REWRITES: tuple[Rewrite, ...] = rewrites(
+    (
         # A job as a fragment: "Nurse at St Mary's", "electrician, live in Brno", "Driving instructor 15 yrs".
         (rf"^(?:an? )?(?!(?:retired|former|ex)\b)({_OCC})"
          r"(?=,\s*(?-i:[a-z0-9])| here\b| at (?-i:[A-Z])|$)", r"I'm a \1"),
@@ -76,13 +75,6 @@ REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          "I have a "),
     )
 )
-
-
-def rewrite(sentence: str) -> str:
-    """``sentence`` with the chat forms above brought to the canonical clause."""
-    for pattern, repl in REWRITES:
-        sentence = pattern.sub(repl, sentence)
-    return sentence
 
 
 FORMS: tuple[Pattern, ...] = (

@@ -10,6 +10,7 @@ become a loose fact.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 DIETS = (r"vegetarian|veggie|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|gluten[- ]free|"
@@ -72,6 +73,22 @@ class Pattern:
 def rule(pattern: str, category: str, **kw: object) -> Pattern:
     """A case-insensitive ``Pattern`` (shared by every module that adds statement forms)."""
     return Pattern(re.compile(pattern, re.IGNORECASE), category, **kw)  # type: ignore[arg-type]
+
+
+Rewrite = tuple[re.Pattern[str], str]
+
+
+def rewrites(pairs: Iterable[tuple[str, str]]) -> tuple[Rewrite, ...]:
+    """Case-insensitive (pattern, replacement) pairs that bring a form to the clause the patterns read."""
+    return tuple((re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in pairs)
+
+
+def rewritten(text: str, *tables: Sequence[Rewrite]) -> str:
+    """``text`` with each table's substitutions applied in order, table after table."""
+    for table in tables:
+        for pattern, replacement in table:
+            text = pattern.sub(replacement, text)
+    return text
 
 
 PATTERNS: tuple[Pattern, ...] = (

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from nodes.extract.patterns import DIETS, OCCUPATIONS, Pattern, rule
+from nodes.extract.patterns import DIETS, OCCUPATIONS, Pattern, Rewrite, rewrites, rule
 
 _I = re.IGNORECASE
 _CAP = r"(?-i:[A-Z])[\w'.&-]*(?: (?-i:[A-Z])[\w'.&-]*){0,3}"  # a capitalised name: "Leeds", "New York", "TCS"
@@ -66,9 +66,8 @@ RELATIONS = (r"(?:(?:elder|older|younger|little|big|baby|twin|eldest|youngest|ol
              r"step(?:son|daughter|mom|mum|dad|father|mother|sister|brother)|twins|eldest|youngest|oldest|"
              r"dogs?|cats?|puppy|kitten|pups?)")
 
-REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p, _I), r)
-    for p, r in (
+REWRITES: tuple[Rewrite, ...] = rewrites(
+    (
         # Chat spellings without apostrophes.
         (r"\b(do|can|did|does|have|is|are|was)nt\b", r"\1n't"),
         (r"\bive\b", "I've"),
@@ -157,13 +156,6 @@ REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          r"twelve|\w+teen|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\w*)\b|(?-i:[A-Z]))", r"my \1 is "),
     )
 )
-
-
-def rewrite(sentence: str) -> str:
-    """``sentence`` with the everyday forms above brought to the canonical clause."""
-    for pattern, repl in REWRITES:
-        sentence = pattern.sub(repl, sentence)
-    return sentence
 
 
 FORMS: tuple[Pattern, ...] = (

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from nodes.extract.chat_forms import rewrite as chat_rewrite
-from nodes.extract.patterns import DIETS, HEALTH, OCCUPATIONS
-from nodes.extract.phrasings import rewrite
+from nodes.extract.chat_forms import REWRITES as CHAT_REWRITES
+from nodes.extract.patterns import DIETS, HEALTH, OCCUPATIONS, Rewrite, rewrites, rewritten
+from nodes.extract.phrasings import REWRITES as EVERYDAY_REWRITES
 
 _I = re.IGNORECASE
 CAPTION = re.compile(r"\s*\[shares? an? (?:photo|image|picture)[^\]]*\]", _I)
@@ -33,9 +33,8 @@ NOT_THE_USER = re.compile(
     _I,
 )
 
-_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p, _I), r)
-    for p, r in (
+_REWRITES: tuple[Rewrite, ...] = rewrites(
+    (
         (r"\bim\b", "I'm"),
         (r"\bi've got\b", "I have"),
         (r"\bi got\b(?= (?:two|three|four|\d+|a|an) (?:kids|cats|dogs|children|sons|daughters))", "I have"),
@@ -71,9 +70,8 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 # Fragments whose subject is the speaker, unsaid: "Not a big fan of crowds", "born on May 3rd", "type 1 diabetic".
-_UNSAID_SUBJECT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p, _I), r)
-    for p, r in (
+_UNSAID_SUBJECT: tuple[Rewrite, ...] = rewrites(
+    (
         (r"^not (?:a |an )?(big |huge |great )?fan of\b", r"I'm not a \1fan of"),
         (r"^born (on|in)\b", r"I was born \1"),
         (r"^(I'm [^,]+),\s*born (on|in)\b", r"\1, I was born \2"),
@@ -147,16 +145,12 @@ def is_not_the_user(text: str) -> bool:
 
 def with_subject(sentence: str) -> str:
     """A fragment with the speaker's unsaid subject spelled out ("Not a fan of X" -> "I'm not a fan of X")."""
-    for pattern, repl in _UNSAID_SUBJECT:
-        sentence = pattern.sub(repl, sentence)
-    return sentence
+    return rewritten(sentence, _UNSAID_SUBJECT)
 
 
 def normalise(sentence: str) -> str:
     """The sentence in plain first-person form (see module docstring)."""
-    sentence = rewrite(chat_rewrite(with_subject(sentence)))
-    for pattern, repl in _REWRITES:
-        sentence = pattern.sub(repl, sentence)
+    sentence = rewritten(with_subject(sentence), CHAT_REWRITES, EVERYDAY_REWRITES, _REWRITES)
     return re.sub(r"\s{2,}", " ", sentence).strip(" ,")
 
 
