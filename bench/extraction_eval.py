@@ -119,11 +119,14 @@ def evaluate(extractor: FactExtractor, cases: Sequence[Case]) -> Scores:
     return scores
 
 
+def is_hit(case: Case, stored: bool, keys: set[str]) -> bool:
+    """Whether storing something with these slot ``keys`` gets ``case`` right: every labelled slot, no forbidden one."""
+    return stored and case.required_keys <= keys and not keys & set(case.not_keys)
+
+
 def tally(scores: Scores, case: Case, facts: Sequence[CandidateFact]) -> None:
     """Count one message whose grounded output is ``facts`` (shared with bench/train_disclosure_gate.py)."""
-    keys = {f.key for f in facts}
-    wrong_slot = bool(keys & set(case.not_keys))
-    hit = bool(facts) and case.required_keys <= keys and not wrong_slot
+    hit = is_hit(case, bool(facts), {f.key for f in facts if f.key})
     for category in {f.category for f in facts}:
         scores.precision_by_category[category][0 if hit and case.durable else 1] += 1
     for category in case.categories:

@@ -18,7 +18,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench.extraction_eval import FIXTURES, Case, load_set
+from bench.extraction_eval import FIXTURES, Case, is_hit, load_set
 from bench.scores import Counts
 
 SECOND = FIXTURES / "heldout_second_labels.jsonl"
@@ -39,8 +39,7 @@ def agreement(cases: Sequence[Case], second: dict[str, dict]) -> tuple[Counts, f
     for case in cases:
         other = second[case.id]
         said = bool(other["durable"])
-        keys = set(other.get("keys") or [])
-        hit = said and case.required_keys <= keys and not keys & set(case.not_keys)
+        hit = is_hit(case, said, set(other.get("keys") or []))
         both += case.durable and said
         first_only += case.durable and not said
         second_only += said and not case.durable
