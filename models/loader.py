@@ -1,11 +1,13 @@
 """Chat and embedding models, chosen by a spec string and loaded once per process.
 
 Specs:
-  chat:       local | openai:<model> | scripted
+  chat:       local | llamacpp | openai:<model> | scripted
   embeddings: local | openai:<model> | hash:<dims>
 
-``local`` is the embedded default and runs offline (``ChatLlamaCpp`` and
-MiniLM). ``openai:<model>`` is LangChain's ``ChatOpenAI`` (sending the reply
+``local`` is the embedded default and runs offline on any CPU: SmolLM2-135M
+read by transformers (``ChatHuggingFace``, models/local_chat.py) and MiniLM.
+``llamacpp`` is the same model through llama.cpp (``ChatLlamaCpp``), faster
+but built from source (``make llamacpp``). ``openai:<model>`` is LangChain's ``ChatOpenAI`` (sending the reply
 limit in the field the server reads: models/openai_chat.py) and
 ``init_embeddings``; set ``OPENAI_BASE_URL`` to point it at Ollama, vLLM or a
 llama.cpp server and no code changes. ``scripted`` and ``hash`` are
@@ -13,7 +15,7 @@ deterministic stand-ins for tests and for Studio runs without a model.
 
 Which chat models get tools is a setting (``chat_tools``), not a guess from the
 class: ``ChatLlamaCpp`` implements ``bind_tools`` but the 135M model behind it
-cannot use tools.
+cannot use tools, whichever runtime reads it.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-CHAT_SPECS = "'local', 'openai:<model>' or 'scripted'"
+CHAT_SPECS = "'local', 'llamacpp', 'openai:<model>' or 'scripted'"
 CHAT_TOOLS = ("auto", "on", "off")
 EMBED_SPECS = "'local', 'openai:<model>' or 'hash:<dims>'"
 
@@ -45,7 +47,7 @@ class UnknownModelSpec(ValueError):
 
 def validate_chat_spec(spec: str) -> str:
     """Return ``spec`` if it is a known chat model spec, else raise ``UnknownModelSpec``."""
-    if spec in ("local", "scripted") or re.fullmatch(r"openai:[\w.\-:/]+", spec or ""):
+    if spec in ("local", "llamacpp", "scripted") or re.fullmatch(r"openai:[\w.\-:/]+", spec or ""):
         return spec
     raise UnknownModelSpec(f"unknown chat model spec {spec!r}; valid forms: {CHAT_SPECS}")
 
@@ -79,6 +81,10 @@ def _load_chat(spec: str, max_tokens: int, limit_field: str) -> BaseChatModel:
         from models.local_chat import local_chat_model
 
         return local_chat_model(max_tokens)
+    if spec == "llamacpp":
+        from models.llamacpp_chat import llamacpp_chat_model
+
+        return llamacpp_chat_model(max_tokens)
     if spec == "scripted":
         from models.scripted_chat import ScriptedChatModel
 

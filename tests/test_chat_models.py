@@ -1,26 +1,73 @@
-"""Chat models by spec: the embedded model through ChatLlamaCpp, the scripted stand-in."""
+"""Chat models by spec: the embedded model through transformers and through llama.cpp, the scripted stand-in."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
-from langchain_community.chat_models import ChatLlamaCpp
 from langchain_core.messages import HumanMessage, SystemMessage
-from llama_cpp import Llama
 
 from models.loader import load_chat_model
 from models.packaged import packaged_file
 from models.scripted_chat import ScriptedChatModel
 
+ROOT = Path(__file__).resolve().parents[1]
+PROMPT = [SystemMessage(content="You are terse."), HumanMessage(content="Name a colour.")]
+
 
 @pytest.mark.slow
-def test_local_spec_is_chat_llama_cpp_greedy_and_safe_across_threads() -> None:
+def test_local_spec_is_chat_hugging_face_greedy_and_safe_across_threads() -> None:
+    from langchain_huggingface import ChatHuggingFace
+
     model = load_chat_model("local", 24)
+    assert isinstance(model, ChatHuggingFace)
+    alone = model.invoke(PROMPT).text
+    assert alone.strip()
+    assert load_chat_model("local", 24).invoke(PROMPT).text == alone  # greedy: the same words every time
+    # The dev server runs turns in threads over this one model: calls must take turns.
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda _: model.invoke(PROMPT).text, range(4)))
+    assert together == [alone] * 4
+    # A sampled retry (the answer check's) is seeded: the same seed, the same words.
+    sampled = [model.invoke(PROMPT, seed=11, temperature=0.8).text for _ in range(2)]
+    assert sampled[0] == sampled[1] and sampled[0].strip()
+    # Reply lengths share one copy of the weights.
+    assert load_chat_model("local", 8).llm.pipeline.model is model.llm.pipeline.model
+
+
+CONVERT_AND_ANSWER = r"""
+import sys
+from langchain_core.messages import HumanMessage, SystemMessage
+from models.loader import load_chat_model
+p = [SystemMessage(content="You are terse."), HumanMessage(content="Name a colour.")]
+print(repr(load_chat_model("local", 16).invoke(p).text))
+"""
+
+
+@pytest.mark.slow
+def test_the_converted_model_cache_answers_like_a_fresh_conversion(tmp_path: Path) -> None:
+    env = {**os.environ, "MEMORY_MODEL_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    runs = [subprocess.run([sys.executable, "-c", CONVERT_AND_ANSWER], capture_output=True, text=True, env=env,
+                           cwd=ROOT, check=False, timeout=600) for _ in range(2)]
+    assert [r.returncode for r in runs] == [0, 0], runs[0].stderr[-2000:]
+    (converted,) = (tmp_path / "cache").iterdir()  # one folder, made by the first run, read by the second
+    assert (converted / "model.safetensors").is_file() and not list((tmp_path / "cache").glob("*.tmp-*"))
+    assert runs[0].stdout.strip().splitlines()[-1] == runs[1].stdout.strip().splitlines()[-1]
+
+
+@pytest.mark.slow
+def test_llamacpp_spec_is_chat_llama_cpp_with_the_ggufs_own_settings() -> None:
+    from langchain_community.chat_models import ChatLlamaCpp
+    from llama_cpp import Llama
+
+    model = load_chat_model("llamacpp", 24)
     assert isinstance(model, ChatLlamaCpp)
     assert (model.temperature, model.top_k, model.repeat_penalty, model.n_ctx, model.max_tokens) == (0.0, 1, 1.3, 4096, 24)
-    prompt = [SystemMessage(content="You are terse."), HumanMessage(content="Name a colour.")]
-    alone = model.invoke(prompt).text
+    alone = model.invoke(PROMPT).text
     assert alone.strip()
     # Same words as llama.cpp's own greedy chat completion over the packaged GGUF
     # (ChatLlamaCpp's default RoPE settings would change them).
@@ -28,9 +75,8 @@ def test_local_spec_is_chat_llama_cpp_greedy_and_safe_across_threads() -> None:
     chat = [{"role": "system", "content": "You are terse."}, {"role": "user", "content": "Name a colour."}]
     out = raw.create_chat_completion(messages=chat, max_tokens=24, temperature=0.0, repeat_penalty=1.3)
     assert alone == out["choices"][0]["message"]["content"]
-    # The dev server runs turns in threads over this one Llama object: calls must take turns.
     with ThreadPoolExecutor(4) as pool:
-        together = list(pool.map(lambda _: model.invoke(prompt).text, range(4)))
+        together = list(pool.map(lambda _: model.invoke(PROMPT).text, range(4)))
     assert together == [alone] * 4
 
 
