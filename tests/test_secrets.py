@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bench.secrets_eval import DEFAULT_CORPUS, HELDOUT, TUNING, evaluate, load, prose_flagged
+from nodes.privacy.credential_words import CUES, STEMS, Cue
 from nodes.privacy.secrets import contains_secret, find_secrets, redact
 
 
@@ -78,6 +83,15 @@ def test_stated_credential_in_any_phrasing(text: str, value: str) -> None:
 )
 def test_prose_about_credentials_is_kept(text: str) -> None:
     assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize("cue", CUES, ids=lambda c: c.pattern[:24])
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_every_cue_spelling_holds_a_stem(cue: Cue, data: st.DataObject) -> None:
+    """The stem prefilter never hides a cue: any spelling a cue pattern matches contains a stem."""
+    said = data.draw(st.from_regex(re.compile(cue.pattern, re.IGNORECASE | re.VERBOSE), fullmatch=True))
+    assert any(stem in said.lower() for stem in STEMS), said
 
 
 def test_a_key_body_line_alone_is_redacted() -> None:

@@ -74,6 +74,13 @@ CUES: tuple[Cue, ...] = (
     *_cues(SECRET, "pl", r"klucz"),
 )
 
+# A substring of every cue spelling, lowercased: a text holding none of them names no credential,
+# so the cue search (the slow part) is skipped. tests/test_secrets.py checks each cue has one.
+STEMS = ("pass", "pw", "wort", "mdp", "contras", "clave", "parola", "senha", "wachtw", "hasło", "haslo",
+         "senord", "kode", "salasan", "ifre", "heslo", "пароль", "jelsz", "pin", "combination", "cod", "kod",
+         "geheimz", "digo", "secret", "token", "key", "schlüssel", "schlussel", "clé", "cle", "jeton", "llave",
+         "chiave", "chave", "sleutel", "klucz")
+
 # Words that join a cue to its value ("the password for X *is* Y"), per language; ":" "=" join in all.
 LINKS: dict[str, tuple[str, ...]] = {
     "en": ("is", "was", "are", "were", "'s", "’s", "will be", "would be", "should be", "becomes", "to",

@@ -41,6 +41,7 @@ from nodes.privacy.credential_words import (
     REVERSE_AS,
     REVERSE_IS,
     SECRET,
+    STEMS,
     Cue,
     link_pattern,
 )
@@ -192,6 +193,9 @@ def _cue_for(said: str, first: Cue) -> Cue:
 
 
 def _cued(text: str) -> Iterator[Span]:
+    low = text.lower()
+    if not any(stem in low for stem in STEMS):
+        return
     for m in _CUE_RX.finditer(text):
         cue = _cue_for(m.group(), CUES[int(m.lastgroup[1:])])  # type: ignore[index]
         found = _separated(text, m.end(), cue) or _forward(text, m.end(), cue) or _reverse(text, m.start(), cue)
