@@ -5,11 +5,12 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 
+from app.chat_input import MULTILINE_HELP, MessageReader, bracketed_paste
 from app.runtime import MemoryAgent, TurnResult
 from nodes.input_check import InvalidInput
 from nodes.usage import usage_line
 
-HELP = """Commands:
+HELP = f"""Commands:
   /remember TEXT   store TEXT as a fact about you
   /forget TEXT     delete every memory matching TEXT, everywhere
   /search QUERY    search your long-term memories
@@ -18,7 +19,9 @@ HELP = """Commands:
   /prompt          show the system prompt assembled for the last message
   /end             end the session (consolidate it into long-term memory)
   /quit            leave (without ending the session)
-  /help            this text"""
+  /help            this text
+
+{MULTILINE_HELP}"""
 
 
 def _question(proposal: dict[str, object]) -> str:
@@ -106,9 +109,15 @@ def run_repl(agent: MemoryAgent, thread: str | None, ask: Callable[[str], str] =
     """Run the interactive chat loop on ``thread`` until EOF or /quit; returns the exit code."""
     thread = thread or f"thread-{uuid.uuid4().hex[:8]}"
     print(f"user {agent.context.user_id!r}, thread {thread!r}. /help for commands.")
+    with bracketed_paste():
+        return _loop(agent, thread, ask)
+
+
+def _loop(agent: MemoryAgent, thread: str, ask: Callable[[str], str]) -> int:
+    reader = MessageReader(ask)  # a paste, a quoted block or a private key is one message
     while True:
         try:
-            line = ask("you> ")
+            line = reader.read("you> ")
         except EOFError:
             return 0
         if line.startswith("/"):

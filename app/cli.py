@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for the ``memory-agent`` command and its subcommands."""
+    from app.chat_input import MULTILINE_HELP
+
     p = argparse.ArgumentParser(
         prog="memory-agent",
         description="A LangGraph agent with long-term memory that runs offline on embedded models.",
@@ -30,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--now", default=None, help="simulate the clock: an ISO-8601 time (env MEMORY_NOW)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    s = sub.add_parser("chat", help="talk to the agent (/remember, /forget, /memories, /memory on|off, /end, /quit)")
+    s = sub.add_parser("chat", help="talk to the agent (/remember, /forget, /memories, /memory on|off, /end, /quit)",
+                       epilog=MULTILINE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
     s.add_argument("--thread", help="thread id; the same id resumes the conversation (default: a new thread)")
 

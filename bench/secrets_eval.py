@@ -1,6 +1,9 @@
-"""Precision and recall of the secret detector on the hand-written corpus.
+"""Precision and recall of the secret detector, and its false-positive rate on ordinary prose.
 
-Run ``python -m bench.secrets_eval [CORPUS]``. Each corpus line is
+Run ``python -m bench.secrets_eval [--errors] [CORPUS ...]``. With no corpus it
+scores the tuning corpora, the held-out corpus (written and labelled before the
+cue-and-shape detector, never tuned on) and counts the LoCoMo messages flagged
+(ordinary conversation: each flag is a false positive). Each corpus line is
 ``{"text": str, "secrets": [{"kind": str, "value": str}]}``; negatives have no
 secrets. A detection is a true positive when it overlaps a labelled value; a
 labelled value is recalled when some detection overlaps it. Kind agreement is
@@ -16,9 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.scores import Counts
-from nodes.privacy.secrets import find_secrets
+from nodes.privacy.secrets import find_secrets, redact
 
-DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "secrets_corpus.jsonl"
+_FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+DEFAULT_CORPUS = _FIXTURES / "secrets_corpus.jsonl"
+# Tuned on: the first corpus and the phrasings corpus. Held out: written and labelled first, never tuned on.
+TUNING = [DEFAULT_CORPUS, _FIXTURES / "secrets_tuning.jsonl"]
+HELDOUT = _FIXTURES / "secrets_heldout.jsonl"
+# Ordinary conversation with no secret in it: every message flagged there is a false positive.
+LOCOMO = sorted((Path(__file__).resolve().parent / "datasets" / "locomo-dev").glob("*/conversation.jsonl"))
 
 
 @dataclass
@@ -69,18 +78,39 @@ def load(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    path = Path(args[0]) if args else DEFAULT_CORPUS
-    lines = load(path)
+def prose_flagged(paths: list[Path] = LOCOMO) -> tuple[int, list[str]]:
+    """(messages read, the messages flagged) on ordinary conversation: every flag is a false positive."""
+    texts = [row["text"] for path in paths for row in load(path)]
+    return len(texts), [t for t in texts if find_secrets(t)]
+
+
+def _report(name: str, paths: list[Path], show_errors: bool) -> None:
+    lines = [row for path in paths for row in load(path)]
     s = evaluate(lines)
     positives = sum(1 for r in lines if r["secrets"])
-    print(f"corpus: {path} ({positives} positive lines, {len(lines) - positives} negative lines)")
-    print(f"precision: {s.precision:.3f}  ({s.tp} true / {s.tp + s.fp} detections)")
-    print(f"recall:    {s.recall:.3f}  ({s.tp_labels} found / {s.tp_labels + s.fn} labelled secrets)")
-    print(f"kind agreement: {s.kind_agree}/{s.tp}")
-    for err in s.errors:
-        print("  " + err)
+    files = ", ".join(p.name for p in paths)
+    print(f"{name}: {files} ({positives} positive lines, {len(lines) - positives} negative lines)")
+    print(f"  precision: {s.precision:.3f}  ({s.tp} true / {s.tp + s.fp} detections)")
+    print(f"  recall:    {s.recall:.3f}  ({s.tp_labels} found / {s.tp_labels + s.fn} labelled secrets)")
+    print(f"  kind agreement: {s.kind_agree}/{s.tp}")
+    for err in s.errors if show_errors else []:
+        print("    " + err)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    show_errors = "--errors" in args
+    files = [Path(a) for a in args if a != "--errors"]
+    if files:
+        _report("corpus", files, show_errors)
+        return 0
+    _report("tuning", TUNING, show_errors)
+    _report("held-out", [HELDOUT], show_errors)
+    read, flagged = prose_flagged()
+    print(f"ordinary prose (LoCoMo, {len(LOCOMO)} conversations): {len(flagged)} of {read} messages flagged "
+          f"({len(flagged) / read:.2%} false-positive rate)")
+    for text in flagged if show_errors else []:
+        print(f"    FP {redact(text)!r}")
     return 0
 
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from bench.secrets_eval import DEFAULT_CORPUS, evaluate, load
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bench.secrets_eval import DEFAULT_CORPUS, HELDOUT, TUNING, evaluate, load, prose_flagged
+from nodes.privacy.credential_words import CUES, STEMS, Cue
 from nodes.privacy.secrets import contains_secret, find_secrets, redact
 
 
@@ -21,6 +26,78 @@ def test_corpus_precision_and_recall() -> None:
     scores = evaluate(load(DEFAULT_CORPUS))
     assert scores.precision >= 0.95, scores.errors
     assert scores.recall >= 0.9, scores.errors
+
+
+def test_tuning_and_heldout_corpora() -> None:
+    """The held-out lines were written and labelled before the cue-and-shape detector and never tuned on."""
+    tuning = evaluate([row for path in TUNING for row in load(path)])
+    heldout_rows = load(HELDOUT)
+    heldout = evaluate(heldout_rows)
+    assert len(heldout_rows) >= 120 and sum(1 for r in heldout_rows if r["secrets"]) >= 60
+    assert tuning.precision >= 0.98 and tuning.recall >= 0.95, tuning.errors
+    assert heldout.precision >= 0.95 and heldout.recall >= 0.9, heldout.errors
+
+
+def test_ordinary_conversation_is_not_flagged() -> None:
+    read, flagged = prose_flagged()
+    assert read > 700
+    assert flagged == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the password for the server is pa55-w0rd-Xq", "pa55-w0rd-Xq"),
+        ("the admin password for everyone is Welc0me!Team", "Welc0me!Team"),
+        ("Anna's password is kT8#wq2Lx", "kT8#wq2Lx"),
+        ("use Zr4!mnb7 as the password", "Zr4!mnb7"),
+        ("pw: Lk9@zz1m", "Lk9@zz1m"),
+        ("password = Fj3$kl0p", "Fj3$kl0p"),
+        ("the password is now \"correct horse battery staple\"", "\"correct horse battery staple\""),
+        ("mein Passwort ist Blau-Wal-77", "Blau-Wal-77"),
+        ("mon mot de passe est Soleil#2022", "Soleil#2022"),
+        ("mi contraseña es Luna_Llena_12", "Luna_Llena_12"),
+        ("moje hasło to Wisla_2021", "Wisla_2021"),
+        ("DB_PASS=r00t-P4ss-xyz", "r00t-P4ss-xyz"),
+        ("the door code is 5512", "5512"),
+    ],
+)
+def test_stated_credential_in_any_phrasing(text: str, value: str) -> None:
+    start = text.index(value)
+    assert [(s, e) for s, e, _ in find_secrets(text)] == [(start, start + len(value))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I forgot my password yesterday",
+        "the password policy is strict",
+        "my key to success is patience",
+        "the password manager I use is 1Password",
+        "don't use Password1 as your password",
+        "the password is written on a sticky note",
+        "Das Passwort ist zu kurz.",
+        "Het wachtwoord is verlopen.",
+        "the zip code is 94103-1234",
+    ],
+)
+def test_prose_about_credentials_is_kept(text: str) -> None:
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize("cue", CUES, ids=lambda c: c.pattern[:24])
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_every_cue_spelling_holds_a_stem(cue: Cue, data: st.DataObject) -> None:
+    """The stem prefilter never hides a cue: any spelling a cue pattern matches contains a stem."""
+    said = data.draw(st.from_regex(re.compile(cue.pattern, re.IGNORECASE | re.VERBOSE), fullmatch=True))
+    assert any(stem in said.lower() for stem in STEMS), said
+
+
+def test_a_key_body_line_alone_is_redacted() -> None:
+    line = "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi9QnbNb4dKyTSZpMhPWWYvTw0r"
+    assert redact(line) == "[REDACTED:base64_block]"
+    assert find_secrets("3f786850e387550fdab836ed7e6dc881de23001b3f786850e387550fdab836ed") == []  # sha256 hex
 
 
 @pytest.mark.parametrize(
@@ -85,6 +162,7 @@ def test_empty_and_plain_text() -> None:
 @pytest.mark.parametrize(("text", "kinds"), [
     ("ab-" * 20000, []), ("x" * 60000, []), ("a_" * 30000, []),
     ("-----BEGIN PRIVATE KEY-----" + "y" * 60000, ["private_key"]),
+    ("mysql " * 20000, []), ("password is " * 8000, []), ("use X1y2z3w4 as " * 5000, []),
 ])
 def test_long_adversarial_input_is_scanned(text: str, kinds: list[str]) -> None:
     """Speed on such input belongs in bench/, not in a wall-clock assert here."""

@@ -6,9 +6,11 @@ exported. Every detector here is a pattern plus, where one exists, a checksum
 or range check (Luhn, IBAN mod-97, SSN ranges, JWT header), because a bare
 pattern flags order numbers, phone numbers and git hashes. A span covers the
 secret value only, so redaction keeps the sentence readable ("my password is
-[REDACTED:password]").
+[REDACTED:password]"). Stated passwords, PINs and secrets, which have no
+format, are found by cue and shape together in ``credentials.py``.
 
-Measured on ``tests/fixtures/secrets_corpus.jsonl`` by ``python -m bench.secrets_eval``.
+Measured on the tuning and held-out corpora in ``tests/fixtures/secrets_*.jsonl``
+and on LoCoMo prose by ``python -m bench.secrets_eval``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from nodes.privacy.credential_shape import is_placeholder
+from nodes.privacy.credentials import find_credentials
 
 Span = tuple[int, int, str]
 
@@ -95,13 +100,9 @@ def _jwt_ok(raw: str) -> bool:
     return isinstance(decoded, dict) and "alg" in decoded
 
 
-# Masks and template variables stand where a secret would go but are not one.
-_PLACEHOLDER = re.compile(r"[*xX.•#_\-]+|<[^>]*>|\$\{?[\w.]+\}?|%\w+%|\{\{.*\}\}")
-
-
 def _randomish(value: str) -> bool:
     """A credential value, not a word, a placeholder or a code expression."""
-    if _PLACEHOLDER.fullmatch(value):
+    if is_placeholder(value):
         return False
     if re.search(r"(?i)your|example_|here$|changeme_?later|placeholder|redacted", value):
         return False
@@ -111,36 +112,8 @@ def _randomish(value: str) -> bool:
     return has_alpha and (has_digit or (mixed_case and len(value) >= 20))
 
 
-# Words that follow "password is" in sentences that state no password.
-_NOT_A_PASSWORD = frozenset(
-    """a an the my your his her our their this that it is was be been being not no none
-    too very so quite really still also just now already required needed mandatory optional
-    incorrect correct wrong right invalid valid weak strong secure insecure safe unsafe long
-    short expired expiring empty blank missing set unset changed reset updated saved stored
-    hidden encrypted hashed same different case sensitive protected locked visible shown
-    easy hard simple complex good bad fine ok okay great terrible secret private known
-    unknown forgotten lost new old temporary default generated random there here what
-    which who how why where when in on at of for to from with by as and or but if then""".split()
-)
-
-
-def _not_placeholder(value: str) -> bool:
-    """After "password:" anything but a mask or template variable is a password."""
-    return not _PLACEHOLDER.fullmatch(value.strip("\"'`"))
-
-
-def _password_ok(value: str) -> bool:
-    """After "password is" the next word is often prose ("is required"), not a password."""
-    return _not_placeholder(value) and value.lower() not in _NOT_A_PASSWORD
-
-
-_PW_WORD = r"(?i:\b(?:password|passwd|passphrase|pass\ phrase|pwd|passcode|pw))"
-# A quoted string, or one run of non-space characters without trailing punctuation.
-_PW_VALUE = r"""(?P<v>"[^"\n]{4,}"|'[^'\n]{4,}'|`[^`\n]{4,}`|[^\s"'`]{4,}?)(?=[.,;!?)]?(?:\s|$))"""
-
-
-def _pin_ok(value: str) -> bool:
-    return len(set(value)) > 1
+def _mixed_base64(value: str) -> bool:
+    return any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)
 
 
 @dataclass(frozen=True)
@@ -153,6 +126,10 @@ class _Detector:
     group: int | str = 0
     # Higher wins when two detections overlap (specific formats beat generic ones).
     priority: int = 1
+
+
+# Stated passwords, PINs and secrets (``credentials.py``) rank with the other keyword rules.
+_CREDENTIAL_PRIORITY = 4
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -169,6 +146,8 @@ _KEYWORD = r"(?<![A-Za-z0-9_\-])(?:[A-Za-z0-9]{1,40}[_\-]){0,5}" \
 _DETECTORS: tuple[_Detector, ...] = (
     _Detector("private_key", _rx(r"""-----BEGIN\ (?:[A-Z0-9]+\ )*PRIVATE\ KEY(?:\ BLOCK)?-----
         [\s\S]*?(?:-----END\ (?:[A-Z0-9]+\ )*PRIVATE\ KEY(?:\ BLOCK)?-----|\Z)"""), priority=9),
+    # A line of a key's body pasted on its own (a chat sends one line per message): long, base64, mixed.
+    _Detector("base64_block", _rx(r"(?m)^[ \t]*(?P<v>[A-Za-z0-9+/]{60,}={0,2})[ \t]*$"), _mixed_base64, "v", 7),
     _Detector("anthropic_key", _rx(rf"(?<![{_TOK}])sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_\-]{{20,}}(?![{_TOK}])"),
               priority=9),
     _Detector("openai_key", _rx(rf"(?<![{_TOK}])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{{20,}}(?![{_TOK}])"),
@@ -192,11 +171,6 @@ _DETECTORS: tuple[_Detector, ...] = (
     _Detector("password",
               _rx(r"""(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,30}://[^\s:/@]{1,100}:(?P<v>[^\s@/]{3,200})@[\w.\-]+"""),
               group="v", priority=6),
-    _Detector("password", _rx(rf"""{_PW_WORD}["']?\s*(?:[:=]|=>)\s*{_PW_VALUE}"""), _not_placeholder, "v", 4),
-    _Detector("password", _rx(rf"""{_PW_WORD}\s+(?i:is|was|would\ be|will\ be)(?:\s+(?i:now|still))?
-        (?:\s+(?i:set\ to))?\s+{_PW_VALUE}"""), _password_ok, "v", 4),
-    _Detector("password", _rx(r"(?i:\b(?:pin|pin\ code|pin\ number))\s*(?:[:=]|\s(?i:is|was)\s)\s*(?P<v>\d{4,8})\b"),
-          _pin_ok, "v", 4),
     _Detector("card_number", _rx(r"""(?<![\d\-.])(?:\d{4}([ \-]?)\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?
         |\d{4}[ \-]?\d{6}[ \-]?\d{4,5}|\d{13,19})(?![\d\-]|\.\d)"""), _card_ok, priority=3),
     _Detector("iban", _rx(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:\ ?[A-Z0-9]{4}){2,7}(?:\ ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])"),
@@ -225,6 +199,7 @@ def find_secrets(text: str) -> list[Span]:
                 continue
             start, end = m.span(rule.group)
             found.append((start, end, rule.priority, rule.kind))
+    found.extend((start, end, _CREDENTIAL_PRIORITY, kind) for start, end, kind in find_credentials(text))
     found.sort(key=lambda s: (-s[2], -(s[1] - s[0]), s[0]))
     chosen: list[Span] = []
     for start, end, _, kind in found:
