@@ -194,6 +194,7 @@ def make_commands() -> Callable[..., Command[Any]]:
         messages = state.get("messages") or []
         stale = [RemoveMessage(id=str(m.id)) for m in messages if COMMAND_KEY in (m.additional_kwargs or {})]
         if state.get("end_session") or state.get("consolidate_thread"):
+            register_thread(env, _thread_id())  # a side thread's next consolidation run is its owner's too
             return Command(update={"messages": stale}, goto="consolidate")
         request = messages[-1] if messages and isinstance(messages[-1], HumanMessage) else None
         intent = parse_intent(request.text) if request is not None else None

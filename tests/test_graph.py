@@ -164,3 +164,12 @@ def test_every_kind_of_run_claims_its_thread(ctx) -> None:
         assert alice.store.search(("users", "bob"), limit=10) == []
         assert [m.text for m in alice.thread_messages("private")][0] == "My locker code is kept at home."
         assert all(m.id not in ("b0", "b1") for m in alice.thread_messages("private"))
+
+
+def test_a_side_thread_runs_its_owners_consolidations_again_and_again(ctx) -> None:
+    """The server's deferred consolidation reuses one side thread: its second run is still its owner's."""
+    with MemoryAgent(ctx) as agent:
+        agent.say("I'm vegetarian.", "t1")
+        for _ in range(2):
+            out = agent.graph.invoke({"consolidate_thread": "alice:t1"}, agent.config("side"), context=agent.context)
+            assert not out.get("error"), out.get("error")
