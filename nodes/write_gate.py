@@ -151,9 +151,7 @@ class MemoryGate(BaseStore):
         return self._own(ops, results)
 
     async def aadmit(self, namespace: tuple[str, ...], key: str, value: dict[str, Any]) -> dict[str, Any]:
-        """``value`` as a put would store it (redacted), or the put's error; writes nothing.
-
-        For a write that reaches the store without a run: the HTTP store API (``graph/auth.py``).
+        """``value`` as a put would store it (redacted), or the put's error; writes nothing (HTTP store API).
         """
         op = PutOp(tuple(namespace), key, value)
         await self._aread_switch([op])
