@@ -86,7 +86,7 @@ class MemoryAgent:
         Thread ids are per user in the checkpointer, so one user's --thread can
         never open another user's conversation.
         """
-        return {"configurable": {"thread_id": f"{self.context.user_id}:{thread}"}}
+        return {"configurable": {"thread_id": f"{UserScope(self.context.user_id).label}:{thread}"}}
 
     def _result(self, out: dict[str, Any]) -> TurnResult:
         if out.get("error"):

@@ -4,19 +4,30 @@ Authentication: ``Authorization: Bearer <token>``, checked by a swappable
 verifier (``graph/auth_tokens.py``; ``use_verifier`` plugs in your own). The
 environment picks the built-in one: ``MEMORY_AUTH_JWT_KEY`` (signed tokens) or
 ``MEMORY_AUTH_TOKENS`` (``token=user_id`` pairs). With neither, the server runs
-open, as local Studio always has, and says so once in its log.
+open, as local Studio always has, and says so once in its log. The routes this
+file never sees (``/docs``, ``/info``, ...) are closed by ``graph/server_app.py``.
 
-Authorization, when auth is on (each handler refuses rather than rewrites):
+Authorization, when auth is on (each handler refuses rather than rewrites, except
+where it says so):
 - threads, runs, crons: stamped with ``metadata.owner`` on create and filtered
   by it on every read, search, update, delete, copy and run, so one user
-  cannot see, resume, copy, run on or delete another's thread;
+  cannot see, resume, copy, run on or delete another's thread; an update may
+  not change ``metadata.owner`` (no handing a thread over);
 - a run, cron or assistant whose context names another ``user_id`` is refused
   (the graph refuses it again, ``nodes/env.py``, for contexts merged later);
-- store: only namespaces under ``("users", <caller>, ...)``; listing with no
-  prefix (or just ``("users",)``) is narrowed to the caller's own namespaces;
-- assistants: anyone may read and search (the graph's default assistant has no
-  owner); created ones are owned, and only their owner may change or delete them;
+- assistants: owned by their creator and seen (read, searched, run) by no one
+  else; the system assistants of langgraph.json's graphs (``created_by:
+  system``, a mark no client may set) are everyone's;
+- store: only namespaces under the caller's root (``UserScope``); listing with
+  no prefix (or just ``("users",)``) is narrowed to the caller's own; a put
+  passes the write gate (``MemoryGate.aadmit``): size, provenance, consent, and
+  its secrets are redacted (rewritten) before it is stored;
 - anything else (a resource this file does not know) is refused.
+
+Whether auth is on or not, a run's (or cron's) input must fit the server's
+limits (``graph/limits.py``; 413 before anything is stored), and its secrets are
+redacted from what the server records (the run's ``input`` and ``command``,
+listed by ``GET /threads/{id}/runs``) while the server redacts input.
 """
 
 from __future__ import annotations
@@ -27,27 +38,27 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
-from graph.auth_tokens import Verifier, verifier_from_env
+from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, use_verifier
+from graph.context import Context
 from graph.identity import AUTHENTICATED
-from stores.namespaces import ROOT
+from graph.limits import InputTooLarge, check_run_input
+from nodes.privacy.scrub import redact_deep
+from nodes.write_gate import MemoryGate, MemoryOff, OutsideScope, TooLarge, WriteRefused
+from stores.namespaces import ROOT, InvalidUserId, UserScope, user_of_label
+
+__all__ = ["auth", "use_verifier"]
 
 log = logging.getLogger("memory.auth")
 auth = Auth()
 
 OPEN_USER: Auth.types.MinimalUserDict = {"identity": "anonymous", "is_authenticated": False, "permissions": []}
+SYSTEM = {"created_by": "system"}  # how the server marks the assistants it makes from langgraph.json
 
-_verifier: Verifier | None = verifier_from_env()
-if _verifier is None:
+if active_verifier() is None:
     log.warning(
         "MEMORY_AUTH_TOKENS (or MEMORY_AUTH_JWT_KEY) is not set: this server runs WITHOUT auth; "
         "any client that reaches its port can read and write every user's memories"
     )
-
-
-def use_verifier(verifier: Verifier | None) -> None:
-    """Swap the token verifier (``token -> user id or None``); None turns auth off."""
-    global _verifier
-    _verifier = verifier
 
 
 def _refuse(status: int, detail: str) -> Auth.exceptions.HTTPException:
@@ -57,21 +68,18 @@ def _refuse(status: int, detail: str) -> Auth.exceptions.HTTPException:
 @auth.authenticate
 async def authenticate(authorization: str | None = None) -> Auth.types.MinimalUserDict:
     """The caller's user id from a bearer token; 401 without a valid one."""
-    verifier = _verifier
-    if verifier is None:
+    if active_verifier() is None:
         return OPEN_USER
-    scheme, _, token = (authorization or "").strip().partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise _refuse(401, "missing bearer token (Authorization: Bearer <token>)")
-    user = verifier(token.strip())
-    if not user:
-        raise _refuse(401, "invalid or expired token")
+    try:
+        user = bearer_user(authorization)
+    except Unauthenticated as err:
+        raise _refuse(401, str(err)) from None
     return {"identity": user, "is_authenticated": True, "permissions": [AUTHENTICATED]}
 
 
 def _caller(ctx: Auth.types.AuthContext) -> str | None:
     """The authenticated caller; None when the server runs open."""
-    if _verifier is None:
+    if active_verifier() is None:
         return None
     if AUTHENTICATED not in (ctx.permissions or ()):
         raise _refuse(403, "this server accepts only callers authenticated by its own auth")
@@ -110,6 +118,31 @@ def _own(caller: str, value: dict[str, Any]) -> dict[str, str]:
     return {"owner": caller}
 
 
+def _no_claims(caller: str, value: Mapping[str, Any]) -> None:
+    """Refuse metadata that would hand a resource to someone else, or pass it off as the system's."""
+    metadata = value.get("metadata") or {}
+    if "owner" in metadata and metadata["owner"] != caller:
+        raise _refuse(403, "metadata.owner is set by the server and cannot be changed")
+    if "created_by" in metadata:
+        raise _refuse(403, "metadata.created_by is set by the server")
+
+
+def _admit_run(kwargs: dict[str, Any]) -> None:
+    """The server's limits on a run's input (nothing is stored yet), then its secrets out of the record.
+
+    ``kwargs`` is the dict the server goes on to store and run, so it is changed in place.
+    """
+    server = Context()
+    try:
+        check_run_input(kwargs, server.max_message_chars)
+    except InputTooLarge as err:
+        raise _refuse(413, str(err)) from None
+    if server.redact_input:
+        for key in ("input", "command"):
+            if kwargs.get(key) is not None:
+                kwargs[key] = redact_deep(kwargs[key])
+
+
 @auth.on.threads.create
 async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """New threads belong to their creator."""
@@ -119,22 +152,39 @@ async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -
 
 @auth.on.threads.create_run
 async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
-    """Runs only on the caller's threads, and only for the caller."""
-    caller = _acting_caller(ctx, value.get("kwargs") or {})
+    """Runs only on the caller's threads, only for the caller, and within the server's limits."""
+    kwargs = value.get("kwargs")
+    if isinstance(kwargs, dict):
+        _admit_run(kwargs)
+    caller = _acting_caller(ctx, kwargs or {})
     return None if caller is None else _own(caller, value)
 
 
 @auth.on.crons.create
 async def on_cron_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
-    """Scheduled runs act for their creator only."""
-    caller = _acting_caller(ctx, value.get("payload") or {})
+    """Scheduled runs act for their creator only, within the server's limits."""
+    payload = value.get("payload")
+    if isinstance(payload, dict):
+        _admit_run(payload)
+    caller = _acting_caller(ctx, payload or {})
     return None if caller is None else _own(caller, value)
+
+
+@auth.on.threads.update
+@auth.on.crons.update
+async def on_update(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
+    """Only the owner updates, and an update never changes the owner."""
+    caller = _caller(ctx)
+    if caller is None:
+        return None
+    _no_claims(caller, value)
+    return {"owner": caller}
 
 
 @auth.on.threads
 @auth.on.crons
 async def owner_only(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
-    """Read, search, update and delete see only the caller's own threads, runs and crons."""
+    """Read, search and delete see only the caller's own threads, runs and crons."""
     caller = _caller(ctx)
     return None if caller is None else {"owner": caller}
 
@@ -143,39 +193,64 @@ async def owner_only(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
 async def on_assistant_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """A saved configuration belongs to its creator and may not act for anyone else."""
     caller = _acting_caller(ctx, value)
-    return None if caller is None else _own(caller, value)
+    if caller is None:
+        return None
+    _no_claims(caller, value)
+    return _own(caller, value)
 
 
 @auth.on.assistants.read
 @auth.on.assistants.search
-async def any_assistant(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
-    """Assistants are configuration, readable by every authenticated caller."""
-    _caller(ctx)
-    return None
+async def mine_or_system(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
+    """A caller sees (and runs) their own assistants and the system's, never another user's.
+
+    An assistant carries run settings (persona, checks, TTLs) into every run made with it.
+    """
+    caller = _caller(ctx)
+    return None if caller is None else {"$or": [{"owner": caller}, SYSTEM]}
 
 
 @auth.on.assistants.update
 @auth.on.assistants.delete
 async def own_assistant(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
-    """Only an assistant's owner changes it; the system's default assistant has none."""
+    """Only an assistant's owner changes it (the system's have none), and never hands it over."""
     caller = _acting_caller(ctx, value)
-    return None if caller is None else {"owner": caller}
+    if caller is None:
+        return None
+    _no_claims(caller, value)
+    return {"owner": caller}
 
 
 @auth.on.store
 async def own_namespaces(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
-    """Store access only under ``("users", <caller>, ...)``; other namespaces are refused."""
+    """Store access only under the caller's root; a put passes the write gate."""
     caller = _caller(ctx)
-    if caller is None:
-        return None
-    mine = (ROOT, caller)
     namespace = tuple(value.get("namespace") or ())
-    if ctx.action == "list_namespaces" and namespace in ((), (ROOT,)):
-        value["namespace"] = mine
-        return None
-    if namespace[:2] != mine:
-        raise _refuse(403, f"namespace {list(namespace)} is not under {list(mine)}")
+    if caller is not None:
+        mine = UserScope(caller).root
+        if ctx.action == "list_namespaces" and namespace in ((), (ROOT,)):
+            value["namespace"] = mine
+            return None
+        if namespace[:2] != mine:
+            raise _refuse(403, f"namespace {list(namespace)} is not under {list(mine)}")
+    if ctx.action == "put" and value.get("value") is not None and namespace[:1] == (ROOT,):
+        value["value"] = await _gated(caller, namespace, value)
     return None
+
+
+async def _gated(caller: str | None, namespace: tuple[str, ...], value: dict[str, Any]) -> dict[str, Any]:
+    """The value a client's put may store, by the rules of the graph's own writes (``MemoryGate``)."""
+    from langgraph_api.store import get_store  # the server's store; this module runs only inside it
+
+    try:
+        scope = UserScope(caller if caller is not None else user_of_label(namespace[1] if len(namespace) > 1 else ""))
+        return await MemoryGate(await get_store(), scope).aadmit(namespace, str(value.get("key")), value["value"])
+    except TooLarge as err:
+        raise _refuse(413, str(err)) from None
+    except (MemoryOff, OutsideScope) as err:
+        raise _refuse(403, str(err)) from None
+    except (WriteRefused, InvalidUserId) as err:
+        raise _refuse(422, str(err)) from None
 
 
 @auth.on

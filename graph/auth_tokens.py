@@ -1,12 +1,17 @@
 """Token verifiers for ``graph/auth.py``: a bearer token in, a user id out (or None).
 
 A verifier is any ``Callable[[str], str | None]``; swap it with
-``graph.auth.use_verifier`` to plug in your own identity provider.
+``use_verifier`` (also exported by ``graph.auth``) to plug in your own identity
+provider. The active verifier lives here, in a module every part of the server
+imports the ordinary way: ``langgraph dev`` loads ``graph/auth.py`` and the
+HTTP app (``graph/server_app.py``) from their files, each as a module of its
+own, and both must check tokens with the same verifier.
 
 - ``StaticTokens``: ``MEMORY_AUTH_TOKENS="tok-a=alice,tok-b=bob"``. Simple,
   for a small team or local testing; rotate by editing the variable.
 - ``JwtVerifier``: signed tokens from an identity provider (PyJWT). The user id
-  is the ``sub`` claim; signature, expiry and (when given) audience and issuer
+  is the ``sub`` claim (any string: ``auth0|abc123``, an e-mail; its namespace
+  label is ``stores.namespaces.user_label``); signature, expiry and (when given) audience and issuer
   are checked. ``MEMORY_AUTH_JWT_KEY`` holds the HMAC secret or the PEM public
   key, ``MEMORY_AUTH_JWT_ALGORITHMS`` the allowed algorithms (default HS256).
 """
@@ -25,6 +30,10 @@ Verifier = Callable[[str], "str | None"]
 
 class AuthConfigError(ValueError):
     """The auth settings in the environment cannot be used."""
+
+
+class Unauthenticated(PermissionError):
+    """No valid bearer token; the message says which part was missing."""
 
 
 @dataclass(frozen=True)
@@ -100,3 +109,34 @@ def verifier_from_env(env: Mapping[str, str] | None = None) -> Verifier | None:
     if spec := env.get("MEMORY_AUTH_TOKENS", "").strip():
         return StaticTokens.parse(spec)
     return None
+
+
+_active: Verifier | None = verifier_from_env()
+
+
+def use_verifier(verifier: Verifier | None) -> None:
+    """Swap the token verifier (``token -> user id or None``); None turns auth off."""
+    global _active
+    _active = verifier
+
+
+def active_verifier() -> Verifier | None:
+    """The verifier in force; None while the server runs open."""
+    return _active
+
+
+def bearer_user(authorization: str | None) -> str:
+    """The user of an ``Authorization: Bearer <token>`` header; ``Unauthenticated`` otherwise.
+
+    Call only while a verifier is active (``active_verifier()`` is not None).
+    """
+    verifier = _active
+    if verifier is None:
+        raise RuntimeError("bearer_user needs an active verifier")
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthenticated("missing bearer token (Authorization: Bearer <token>)")
+    user = verifier(token.strip())
+    if not user:
+        raise Unauthenticated("invalid or expired token")
+    return user

@@ -7,7 +7,7 @@ one file configures the CLI, the notebooks and ``langgraph dev`` alike.
 
 Two kinds of field: per-run settings, which a server client may send, and
 server settings (``SERVER_SETTINGS``: where data lives, which embedding model
-indexed it), which come from the server's environment only. ``RunContext`` is
+indexed it, the limits of ``graph/limits.py``), which come from the server's environment only. ``RunContext`` is
 the schema a server shows and accepts; it drops server settings with a warning.
 """
 
@@ -23,14 +23,16 @@ from typing import Any, get_type_hints
 from dotenv import find_dotenv, load_dotenv
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
+from graph.limits import LIMIT_FIELDS
 from graph.prompts import DEFAULT_PERSONA
 
 ENV_PREFIX = "MEMORY_"
 log = logging.getLogger("memory.context")
 
-# Fields a server client may not set: they move files or change what the store
-# indexes, so they come from the server's environment (MEMORY_<FIELD>) only.
-SERVER_SETTINGS = frozenset({"data_dir", "embedding_model", "redact_input"})
+# Fields a server client may not set: they move files, change what the store
+# indexes, or bound what a request may cost (the limits, graph/limits.py), so
+# they come from the server's environment (MEMORY_<FIELD>) only.
+SERVER_SETTINGS = frozenset({"data_dir", "embedding_model", "redact_input"}) | LIMIT_FIELDS
 
 # Retrieval weight presets (relevance, recency, importance). See README.
 PRESETS: dict[str, tuple[float, float, float]] = {

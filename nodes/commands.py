@@ -41,12 +41,11 @@ from graph.context import Context
 from nodes.env import make_env
 from nodes.intents import Intent, needles, parse_intent
 from nodes.layers.base import LayerEnv
-from nodes.ownership import register_thread
+from nodes.ownership import foreign_thread, had_checkpoint, register_thread
 from nodes.privacy.consent import set_memory_enabled
 from nodes.privacy.export import export_user, render_memories
 from nodes.privacy.forget import forget, would_forget
 from nodes.privacy.scrub import strings_in
-from stores.namespaces import THREADS
 
 COMMAND_KEY = "memory_command"
 CONFIRM_TYPE = "forget_confirm"
@@ -177,25 +176,29 @@ def _handle(env: LayerEnv, state: dict[str, Any], intent: Intent, request: Human
     return {**undo, "reply": reply}
 
 
-def _owned(env: LayerEnv, state: dict[str, Any]) -> bool:
-    """A thread with history that this user never wrote to is someone else's: leave it to retrieve."""
-    return len(state.get("messages") or []) <= 1 or env.store.get(env.scope.ns(THREADS), _thread_id()) is not None
+def _refused(state: dict[str, Any], error: str) -> Command[Any]:
+    """End a run on someone else's thread, undoing the message it added, so nothing is kept."""
+    last = (state.get("messages") or [None])[-1]
+    undo = [RemoveMessage(id=str(last.id))] if isinstance(last, HumanMessage) and last.id else []
+    return Command(update={"messages": undo, "error": error, "end_session": False}, goto=END)
 
 
 def make_commands() -> Callable[..., Command[Any]]:
-    """The ``commands`` node: goes to END when it handled the input, else on to the turn."""
+    """The ``commands`` node: refuses another user's thread, goes to END when it handled the input, else on."""
 
     def commands(state: dict[str, Any], runtime: Runtime[Context]) -> Command[Any]:
+        env = make_env(runtime, state)
+        refused = foreign_thread(env, _thread_id(), has_history=had_checkpoint())
+        if refused:
+            return _refused(state, refused)
         messages = state.get("messages") or []
         stale = [RemoveMessage(id=str(m.id)) for m in messages if COMMAND_KEY in (m.additional_kwargs or {})]
         if state.get("end_session") or state.get("consolidate_thread"):
+            register_thread(env, _thread_id())  # a side thread's next consolidation run is its owner's too
             return Command(update={"messages": stale}, goto="consolidate")
         request = messages[-1] if messages and isinstance(messages[-1], HumanMessage) else None
         intent = parse_intent(request.text) if request is not None else None
         if request is None or intent is None:
-            return Command(update={"messages": stale}, goto="retrieve")
-        env = make_env(runtime, state)
-        if not _owned(env, state):
             return Command(update={"messages": stale}, goto="retrieve")
         done = _handle(env, state, intent, request)
         register_thread(env, _thread_id())

@@ -1,16 +1,30 @@
-"""Thread ownership: a thread belongs to the user whose first turn opened it.
+"""Thread ownership: a thread belongs to the user whose first run opened it.
 
-The record (``THREADS`` namespace, key = thread id) is written at the start of
-the thread's first turn, before anything can fail, so a first turn that fails
-later (a model error, an interrupt left unanswered) does not lock its owner out
-of the thread. It is written whatever the consent switch says: forgetting and
-delete-user find a user's checkpointed threads through these records.
+Every run checks its thread in its first node (``commands``), whatever kind of
+run it is: a turn, a memory command, an ``end_session`` or a resume. A run that
+skipped the check used to register someone else's thread to its caller, whose
+next turn then read the first user's messages and summary.
+
+The record (``THREADS`` namespace, key = thread id) is written by the node that
+accepts the run's input (``retrieve`` once the message passed its checks, the
+command, or ``consolidate`` for an ``end_session``), before anything can fail,
+so a first turn that fails later (a model error, an interrupt left
+unanswered) does not lock its owner out of the thread. It is written whatever
+the consent switch says: forgetting and delete-user find a user's checkpointed
+threads through these records.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph.config import get_config
+
 from nodes.layers.base import LayerEnv
 from stores.namespaces import THREADS
+
+FIRST_STEP = 1  # the step of a thread's first node when no checkpoint came before the run
 
 
 def register_thread(env: LayerEnv, thread: str) -> None:
@@ -20,12 +34,19 @@ def register_thread(env: LayerEnv, thread: str) -> None:
         env.store.put(ns, thread, {"thread_id": thread, "created_at": env.now.isoformat()}, index=False)
 
 
-def claim_thread(env: LayerEnv, thread: str, has_history: bool) -> str:
-    """Register a new thread to the user; return an error for someone else's, else ""."""
-    if env.store.get(env.scope.ns(THREADS), thread) is not None:
-        return ""
-    if has_history:
+def foreign_thread(env: LayerEnv, thread: str, has_history: bool) -> str:
+    """The error for a thread that is someone else's, else "" (it is the user's, or new)."""
+    if has_history and env.store.get(env.scope.ns(THREADS), thread) is None:
         # A thread with history that this user never opened is someone else's.
         return f"thread {thread!r} does not belong to user {env.scope.user_id!r}"
-    register_thread(env, thread)
     return ""
+
+
+def had_checkpoint(config: Mapping[str, Any] | None = None) -> bool:
+    """Whether the running thread held state before this run (any earlier run or state update).
+
+    Messages alone do not tell: a run may bring none (``end_session``), and a
+    state update may leave a summary without any.
+    """
+    config = get_config() if config is None else config
+    return int((config.get("metadata") or {}).get("langgraph_step", FIRST_STEP)) > FIRST_STEP

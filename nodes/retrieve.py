@@ -1,9 +1,11 @@
-"""retrieve: check the input, claim the thread, redact secrets, ask every layer what it recalls.
+"""retrieve: check the input, redact secrets, ask every layer what it recalls.
 
-Order matters: a refused input leaves nothing behind; the thread is registered to
-the user next, before anything else can fail (nodes/ownership.py); secrets are
-removed from the user's message (``redact_input``) before any node or model reads it,
-and the user is told in one line (state ``notice``) what kind was removed.
+Order matters: a refused input leaves nothing behind; the thread (checked by
+the run's first node, ``commands``) is registered to the user next, before
+anything else can fail (nodes/ownership.py); secrets are removed from the
+user's message (``redact_input``) before any node or model reads it, and the
+user is told in one line (state ``notice``) what kind was removed, here or, on
+a server, by its auth when the run was created.
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ from graph.context import Context
 from nodes.env import context_of, make_env
 from nodes.input_check import InvalidInput, check_user_text
 from nodes.layers.base import MemoryLayer
-from nodes.ownership import claim_thread
+from nodes.ownership import register_thread
 from nodes.privacy.consent import is_memory_enabled
-from nodes.privacy.scrub import redact_message, removed_notice
+from nodes.privacy.scrub import redact_message, redacted_kinds, removed_notice
 
 
 def latest_human(state: dict[str, Any]) -> HumanMessage | None:
@@ -50,16 +52,15 @@ def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]
         except InvalidInput as err:
             return _refuse(human, str(err))
         env = make_env(runtime, state)
-        thread = str(get_config().get("configurable", {}).get("thread_id", ""))
-        refused = claim_thread(env, thread, has_history=len(state.get("messages") or []) > 1)
-        if refused:
-            return _refuse(human, refused)
+        register_thread(env, str(get_config().get("configurable", {}).get("thread_id", "")))
         updates: dict[str, Any] = {"error": "", "notice": "", "recalled": []}
         if ctx.redact_input:
             clean, kinds = redact_message(human)
             if kinds:
                 human = clean  # type: ignore[assignment]
                 updates["messages"] = [clean]  # same id: replaces the raw message in the thread
+            kinds = kinds or redacted_kinds(human.text)  # a server's auth redacts a run's input first
+            if kinds:
                 updates["notice"] = removed_notice(kinds)
         if not is_memory_enabled(env.store, env.scope):
             return updates

@@ -2,11 +2,10 @@
 
 The README promises that a user's memory stays theirs, that secrets are never
 stored, that every memory says where it came from, and that ``memory-off``
-stops every long-term write. Each write path (layers at turn end and session
-end, ``/remember``, the memory tools, import) used to apply those rules on its
-own, and some forgot. ``MemoryGate`` is a ``BaseStore`` over the raw store,
-bound to one ``UserScope``; ``LayerEnv.store`` is always one, so a new layer or
-tool keeps the promises without knowing them. For every op:
+stops every long-term write. ``MemoryGate`` is a ``BaseStore`` over the raw
+store, bound to one ``UserScope``; ``LayerEnv.store`` is always one, so a new
+layer or tool keeps the promises without knowing them, and the server's HTTP
+store API admits a client's put through ``aadmit``. For every op:
 
 - its namespace must lie under the scope's root ``("users", <id>)``
   (``OutsideScope`` otherwise): isolation is enforced where data is stored;
@@ -84,11 +83,8 @@ def _lock_for(store: BaseStore) -> threading.Lock:
 class MemoryGate(BaseStore):
     """A user-scoped store that enforces the write rules above on the raw store it wraps.
 
-    Args:
-        raw: the store that keeps the data (``FaissSqliteStore``, ``InMemoryStore``...).
-        scope: the user every op must stay under.
-        consent: enforce the memory switch (only ``forgetting()`` turns it off).
-        max_value_bytes / max_string_chars: size limits for one put.
+    ``raw`` keeps the data; every op stays under ``scope``; ``consent`` enforces the memory
+    switch (only ``forgetting()`` turns it off); ``max_value_bytes`` / ``max_string_chars`` bound one put.
     """
 
     def __init__(
@@ -148,13 +144,23 @@ class MemoryGate(BaseStore):
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
-        if self._needs_consent(ops) and self._enabled is None:
-            [item] = await self._raw.abatch([GetOp(self.scope.ns(SETTINGS), MEMORY_SWITCH_KEY)])
-            self._enabled = switch_value(item.value if item is not None else None)  # type: ignore[union-attr]
+        await self._aread_switch(ops)
         checked = self._check_all(ops, self.memory_enabled)
         results = await self._raw.abatch(checked)
         self._after(ops)
         return self._own(ops, results)
+
+    async def aadmit(self, namespace: tuple[str, ...], key: str, value: dict[str, Any]) -> dict[str, Any]:
+        """``value`` as a put would store it (redacted), or the put's error; writes nothing (HTTP store API).
+        """
+        op = PutOp(tuple(namespace), key, value)
+        await self._aread_switch([op])
+        return self._check(op, self.memory_enabled).value  # type: ignore[attr-defined, no-any-return]
+
+    async def _aread_switch(self, ops: Sequence[Op]) -> None:
+        if self._needs_consent(ops) and self._enabled is None:
+            [item] = await self._raw.abatch([GetOp(self.scope.ns(SETTINGS), MEMORY_SWITCH_KEY)])
+            self._enabled = switch_value(item.value if item is not None else None)  # type: ignore[union-attr]
 
     # -- atomic read-modify-write -------------------------------------------------
 

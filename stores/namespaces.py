@@ -1,7 +1,10 @@
 """The one place where store namespaces are built.
 
 Every reader and writer of long-term memory gets its namespace from here, from a
-user id that came from config (never from the model). Building namespaces in two
+user id that came from config or the server's auth (never from the model). The
+id itself may be anything an identity provider issues; its label in a namespace
+is ``user_label(id)``, an injective encoding into characters that are safe in a
+namespace, a file name and a LIKE pattern, so two ids never share a namespace. Building namespaces in two
 places is how one template ended up reading from a different namespace than it
 wrote to; keeping it here makes isolation a property of one small function.
 """
@@ -25,21 +28,60 @@ SETTINGS = "settings"
 
 ALL_KINDS = (FACTS, PROFILE, PROFILE_HISTORY, EPISODES, RULES, MESSAGES, THREADS, SETTINGS)
 
-_USER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-@+]{0,127}$")
+MAX_USER_ID_CHARS = 256
+# Characters a label keeps as they are. Every other character (and a leading one
+# outside letters and digits) becomes ``~`` and two hex digits per UTF-8 byte.
+# ``~`` is not in the set, so the encoding is injective; it is also no wildcard
+# in SQL LIKE or globs, and no namespace separator ('.') or path separator.
+_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-@+")
+_ESCAPE = "~"
+_ESCAPED = re.compile(r"~([0-9A-F]{2})")
 
 
 class InvalidUserId(ValueError):
-    """Raised when a user id could not be a safe namespace label."""
+    """Raised when a string cannot be a user id (empty, too long, not a string)."""
 
 
 def validate_user_id(user_id: str) -> str:
-    """Return the id unchanged, or raise with a message that says what is allowed."""
-    if not isinstance(user_id, str) or not _USER_ID.match(user_id):
+    """Return the id unchanged, or raise with a message that says what is allowed.
+
+    Any identity provider's id is accepted (``auth0|abc123``, an e-mail): the
+    namespace label is built from it by ``user_label``, never used raw.
+    """
+    if not isinstance(user_id, str) or not 0 < len(user_id) <= MAX_USER_ID_CHARS or not user_id.strip():
         raise InvalidUserId(
-            f"invalid user id {user_id!r}: use 1-128 characters from letters, digits, "
-            "'_', '-', '@' and '+', starting with a letter or digit (no dots or slashes)"
+            f"invalid user id {str(user_id)[:40]!r}: use 1-{MAX_USER_ID_CHARS} characters, not all blank"
         )
     return user_id
+
+
+def user_label(user_id: str) -> str:
+    """The namespace label (and directory name) of ``user_id``: injective, safe anywhere.
+
+    Ids made of letters, digits, ``_ - @ +`` that start with a letter or digit
+    (all the ids accepted before) are their own label, so existing data stays put.
+    """
+    validate_user_id(user_id)
+    out = []
+    for i, ch in enumerate(user_id):
+        if ch in _SAFE and (i > 0 or ch.isalnum()):
+            out.append(ch)
+        else:
+            out.extend(f"{_ESCAPE}{b:02X}" for b in ch.encode("utf-8", "surrogatepass"))
+    return "".join(out)
+
+
+def user_of_label(label: str) -> str:
+    """The user id whose label is ``label``; ``InvalidUserId`` for a label ``user_label`` never makes."""
+    parts = _ESCAPED.split(label)  # text, hex, text, hex, ...
+    raw = b"".join(bytes([int(p, 16)]) if i % 2 else p.encode("utf-8") for i, p in enumerate(parts))
+    try:
+        user = raw.decode("utf-8")
+        if user_label(user) == label:
+            return user
+    except (UnicodeDecodeError, InvalidUserId):
+        pass
+    raise InvalidUserId(f"{label[:40]!r} is not a user label")
 
 
 @dataclass(frozen=True)
@@ -52,13 +94,18 @@ class UserScope:
         validate_user_id(self.user_id)
 
     @property
+    def label(self) -> str:
+        """The user's label in namespaces, directory names and CLI thread ids."""
+        return user_label(self.user_id)
+
+    @property
     def root(self) -> tuple[str, ...]:
-        return (ROOT, self.user_id)
+        return (ROOT, self.label)
 
     def ns(self, kind: str) -> tuple[str, ...]:
         if kind not in ALL_KINDS:
             raise ValueError(f"unknown memory kind {kind!r}; expected one of {ALL_KINDS}")
-        return (ROOT, self.user_id, kind)
+        return (*self.root, kind)
 
     def owns(self, namespace: tuple[str, ...]) -> bool:
         return tuple(namespace[:2]) == self.root

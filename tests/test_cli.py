@@ -96,9 +96,13 @@ def test_unwritable_data_dir_is_a_clear_error(tmp_path: Path, capsys: pytest.Cap
 
 
 def test_invalid_user_id_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    rc = main(["--data-dir", str(tmp_path), "--embedding-model", "hash:384", "memories", "--user", "../etc"])
+    rc = main(["--data-dir", str(tmp_path), "--embedding-model", "hash:384", "memories", "--user", "x" * 300])
     assert rc == 2
     assert "invalid user id" in capsys.readouterr().err
+    # a path-like id is just an id: its label keeps it inside the data dir
+    rc = main(["--data-dir", str(tmp_path / "d"), "--embedding-model", "hash:384", "memories", "--user", "../etc"])
+    assert rc == 0
+    assert not (tmp_path / "etc").exists()
 
 
 def test_env_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -141,3 +141,35 @@ def test_a_thread_of_another_user_is_refused_by_the_graph(ctx) -> None:
         assert [m.text for m in alice.thread_messages("private")][0] == "My passport number is stored at home."
         assert all(m.id != "b1" for m in alice.thread_messages("private"))
         assert alice.store.search(("users", "bob"), limit=10) == []
+
+
+def test_every_kind_of_run_claims_its_thread(ctx) -> None:
+    """A run that skips retrieve (end_session, a memory command) checks the thread's owner too.
+
+    Closing another user's thread used to register it to the closer, whose next
+    turn then read the first user's messages and summary.
+    """
+    from dataclasses import replace
+
+    with MemoryAgent(ctx) as alice:
+        alice.say("My locker code is kept at home.", "private")
+        config = alice.config("private")
+        bob_ctx = replace(ctx, user_id="bob")
+        for attempt in ({"end_session": True}, {"messages": [HumanMessage(content="What do you remember about me?",
+                                                                           id="b0")]}):
+            out = alice.graph.invoke(attempt, config, context=bob_ctx)
+            assert "does not belong to user 'bob'" in out["error"], out.get("error")
+        out = alice.graph.invoke({"messages": [HumanMessage(content="show me", id="b1")]}, config, context=bob_ctx)
+        assert "does not belong to user 'bob'" in out["error"]
+        assert alice.store.search(("users", "bob"), limit=10) == []
+        assert [m.text for m in alice.thread_messages("private")][0] == "My locker code is kept at home."
+        assert all(m.id not in ("b0", "b1") for m in alice.thread_messages("private"))
+
+
+def test_a_side_thread_runs_its_owners_consolidations_again_and_again(ctx) -> None:
+    """The server's deferred consolidation reuses one side thread: its second run is still its owner's."""
+    with MemoryAgent(ctx) as agent:
+        agent.say("I'm vegetarian.", "t1")
+        for _ in range(2):
+            out = agent.graph.invoke({"consolidate_thread": "alice:t1"}, agent.config("side"), context=agent.context)
+            assert not out.get("error"), out.get("error")

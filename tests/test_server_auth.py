@@ -126,7 +126,7 @@ def test_bob_cannot_search_get_put_or_delete_alices_store(server: dict[str, Any]
         assert await _status(bob.store.delete_item(ns, key)) == 403
         assert await _status(bob.store.list_namespaces(prefix=["users", "alice"])) == 403
         # bob's own listing, even unprefixed, shows only bob's namespaces
-        await bob.store.put_item(["users", "bob", "notes"], "k1", {"text": "I like tea."})
+        await bob.store.put_item(["users", "bob", "notes"], "k1", {"text": "I like tea.", "sources": ["client"]})
         listed = (await bob.store.list_namespaces())["namespaces"]
         assert listed and all(n[:2] == ["users", "bob"] for n in listed), listed
         # alice's data is exactly as it was

@@ -22,14 +22,17 @@ from langgraph_sdk import Auth
 
 from app.runtime import MemoryAgent
 from graph import auth as server_auth
+from graph.auth import SYSTEM
 from graph.auth_tokens import (
     AuthConfigError,
     JwtVerifier,
     StaticTokens,
+    active_verifier,
     verifier_from_env,
 )
 from graph.context import SERVER_SETTINGS, RunContext
 from graph.identity import AUTHENTICATED, IdentityMismatch
+from stores.namespaces import UserScope
 from tests.conftest import ROOT
 
 SECRET = "s3cret-key-for-tests-only-32bytes!"
@@ -38,7 +41,7 @@ SECRET = "s3cret-key-for-tests-only-32bytes!"
 @pytest.fixture
 def tokens() -> Iterator[None]:
     """Auth on with alice's and bob's tokens, for the length of one test."""
-    before = server_auth._verifier
+    before = active_verifier()
     server_auth.use_verifier(StaticTokens.parse("tok-a=alice, tok-b=bob"))
     yield
     server_auth.use_verifier(before)
@@ -61,7 +64,7 @@ def _status(call: Any) -> int:
 def test_static_tokens_map_tokens_to_users_and_refuse_bad_specs() -> None:
     verify = StaticTokens.parse("tok-a=alice,tok-b=bob")
     assert (verify("tok-a"), verify("tok-b"), verify("tok-c"), verify("")) == ("alice", "bob", None, None)
-    for bad in ("tok-a", "tok-a=", "=alice", "tok-a=al/ice", "t=a,t=b", " , "):
+    for bad in ("tok-a", "tok-a=", "=alice", "tok-a=" + "x" * 300, "t=a,t=b", " , "):
         with pytest.raises(AuthConfigError):
             StaticTokens.parse(bad)
 
@@ -77,7 +80,11 @@ def test_jwt_verifier_checks_signature_expiry_and_audience() -> None:
     assert verify(token(exp=now - 60)) is None
     assert verify(token(key="another-key-that-is-also-32-bytes!")) is None
     assert verify(token(aud="someone-else")) is None
-    assert verify(token(sub="../bob")) is None  # not a valid user id
+    # identity providers' ids are accepted as they are; their namespace label is made safe
+    for sub in ("auth0|abc123", "alice.smith@example.com", "google-oauth2|1098", "../bob"):
+        assert verify(token(sub=sub)) == sub
+        assert UserScope(sub).root[1].isascii() and not set(UserScope(sub).root[1]) & set("./|\\%*?")
+    assert verify(token(sub="")) is None and verify(token(sub="x" * 300)) is None  # not a user id
     assert verify(jwt.encode({"sub": "alice", "aud": "memory-agent"}, SECRET, algorithm="HS256")) is None  # no expiry
     assert verify("not-a-jwt") is None
 
@@ -97,7 +104,7 @@ def test_authenticate_needs_a_valid_bearer_token(tokens: None) -> None:
 
 
 def test_without_a_verifier_the_server_is_open_and_handlers_allow() -> None:
-    before = server_auth._verifier
+    before = active_verifier()
     server_auth.use_verifier(None)
     try:
         assert asyncio.run(server_auth.authenticate(None)) == server_auth.OPEN_USER
@@ -137,11 +144,36 @@ def test_thread_and_run_handlers_stamp_the_owner_and_refuse_other_users(tokens: 
     assert _status(server_auth.refuse_the_rest(_ctx("bob", "webhooks", "create"), {})) == 403
 
 
+def test_updates_never_hand_a_thread_or_assistant_over(tokens: None) -> None:
+    update = server_auth.on_update
+    assert asyncio.run(update(_ctx("bob", "threads", "update"), {"metadata": {"topic": "x"}})) == {"owner": "bob"}
+    assert asyncio.run(update(_ctx("bob", "threads", "update"), {"metadata": {"owner": "bob"}})) == {"owner": "bob"}
+    for metadata in ({"owner": "alice"}, {"owner": None}, {"created_by": "system"}):
+        assert _status(update(_ctx("bob", "threads", "update"), {"metadata": metadata})) == 403, metadata
+        assert _status(server_auth.own_assistant(_ctx("bob", "assistants", "update"), {"metadata": metadata})) == 403
+    assert _status(server_auth.on_assistant_create(_ctx("bob", "assistants", "create"), {"metadata": SYSTEM})) == 403
+    seen = asyncio.run(server_auth.mine_or_system(_ctx("bob", "assistants", "search"), {}))
+    assert seen == {"$or": [{"owner": "bob"}, SYSTEM]}
+
+
+def test_a_run_over_the_servers_limits_is_refused_and_its_secrets_never_recorded(tokens: None) -> None:
+    create = server_auth.on_run_create
+    big = {"metadata": {}, "kwargs": {"input": {"messages": [{"role": "user", "content": "x" * 9000}]},
+                                      "context": {"max_message_chars": 10**7}}}
+    assert _status(create(_ctx("bob", "threads", "create_run"), big)) == 413
+    many = {"metadata": {}, "kwargs": {"input": {"messages": [{"role": "user", "content": "x" * 7000}] * 5}}}
+    assert _status(create(_ctx("bob", "threads", "create_run"), many)) == 413
+    run = {"metadata": {}, "kwargs": {"input": {"messages": [{"role": "user", "content": "my password is hunter2-Xq9"}]}}}
+    asyncio.run(create(_ctx("bob", "threads", "create_run"), run))
+    assert run["kwargs"]["input"]["messages"][0]["content"] == "my password is [REDACTED:password]"
+
+
 def test_run_context_has_no_server_settings_and_drops_them_loudly(caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMORY_DATA_DIR", "/srv/memory")
     shown = set(RunContext.model_json_schema()["properties"])
     assert {"user_id", "persona", "top_k", "review_rules", "chat_model"} <= shown
     assert not shown & SERVER_SETTINGS
+    assert not shown & {"max_message_chars", "max_new_tokens", "check_retries"}  # limits are the server's
     with caplog.at_level(logging.WARNING, logger="memory.context"):
         run = RunContext.model_validate({"user_id": "alice", "data_dir": "elsewhere/memory", "embedding_model": "hash:8"})
     assert "data_dir" in caplog.text and "embedding_model" in caplog.text

@@ -68,6 +68,7 @@ def _config_copy(work: Path, data_dir: Path) -> Path:
     config["graphs"] = {name: absolute(ref) for name, ref in config["graphs"].items()}
     for key in ("store", "checkpointer", "auth"):
         config[key]["path"] = absolute(config[key]["path"])
+    config["http"]["app"] = absolute(config["http"]["app"])
     config["dependencies"] = [str(ROOT)]
     config["env"] = str(env_file)
     path = work / "langgraph.json"

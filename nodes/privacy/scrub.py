@@ -10,6 +10,7 @@ on checkpoints that are written after every step.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
@@ -19,6 +20,7 @@ from pydantic import BaseModel
 
 from nodes.privacy.secrets import find_secrets, redact
 
+_MARK = re.compile(r"\[REDACTED:([a-z_]+)\]")  # what ``redact`` leaves in place of a secret
 _CACHED_CHARS = 20_000  # longer strings are redacted without caching
 
 
@@ -86,6 +88,11 @@ def redact_message(message: BaseMessage) -> tuple[BaseMessage, list[str]]:
     if not kinds:
         return message, []
     return redact_deep(message), kinds
+
+
+def redacted_kinds(text: str) -> list[str]:
+    """The kinds of the ``[REDACTED:<kind>]`` marks already in ``text``, each once."""
+    return list(dict.fromkeys(_MARK.findall(text)))
 
 
 def removed_notice(kinds: list[str]) -> str:

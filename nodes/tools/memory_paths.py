@@ -28,7 +28,7 @@ class MemoryFileError(ValueError):
 
 def user_memory_dir(data_dir: str | os.PathLike[str], scope: UserScope) -> Path:
     """Where ``scope``'s memory files live on disk."""
-    return Path(data_dir) / MEMORY_FILES_SUBDIR / scope.user_id
+    return Path(data_dir) / MEMORY_FILES_SUBDIR / scope.label
 
 
 def resolve_memory_path(root: Path, path: Any) -> Path:
