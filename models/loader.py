@@ -1,7 +1,7 @@
 """Chat and embedding models, chosen by a spec string and loaded once per process.
 
 Specs:
-  chat:       local | llamacpp | openai:<model> | scripted
+  chat:       local | llamacpp | openai:<model> | <provider>:<model> | scripted
   embeddings: local | openai:<model> | hash:<dims>
 
 ``local`` is the embedded default and runs offline on any CPU: SmolLM2-135M
@@ -11,7 +11,10 @@ but built from source (``make llamacpp``). ``openai:<model>`` is LangChain's ``C
 limit in the field the server reads: models/openai_chat.py) and
 ``init_embeddings``; set ``OPENAI_BASE_URL`` to point it at Ollama, vLLM or a
 llama.cpp server and no code changes. ``scripted`` and ``hash`` are
-deterministic stand-ins for tests and for Studio runs without a model.
+deterministic stand-ins for tests and for Studio runs without a model. Any
+other ``<provider>:<model>`` that LangChain's ``init_chat_model`` knows
+(``anthropic:``, ``ollama:``, ``google_genai:``, ...) goes to it unchanged, once
+its integration package is installed.
 
 Which chat models get tools is a setting (``chat_tools``), not a guess from the
 class: ``ChatLlamaCpp`` implements ``bind_tools`` but the 135M model behind it
@@ -32,7 +35,8 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-CHAT_SPECS = "'local', 'llamacpp', 'openai:<model>' or 'scripted'"
+CHAT_SPECS = "'local', 'llamacpp', 'scripted', 'openai:<model>' or '<provider>:<model>' for a provider of init_chat_model"
+EMBEDDED_CHAT = ("local", "llamacpp", "scripted")
 CHAT_TOOLS = ("auto", "on", "off")
 EMBED_SPECS = "'local', 'openai:<model>' or 'hash:<dims>'"
 
@@ -45,9 +49,19 @@ class UnknownModelSpec(ValueError):
     """A model spec that names no known provider."""
 
 
+def chat_providers() -> frozenset[str]:
+    """The providers LangChain's ``init_chat_model`` can build (``openai``, ``anthropic``, ``ollama``, ...)."""
+    from langchain.chat_models.base import _BUILTIN_PROVIDERS
+
+    return frozenset(_BUILTIN_PROVIDERS)
+
+
 def validate_chat_spec(spec: str) -> str:
     """Return ``spec`` if it is a known chat model spec, else raise ``UnknownModelSpec``."""
-    if spec in ("local", "llamacpp", "scripted") or re.fullmatch(r"openai:[\w.\-:/]+", spec or ""):
+    if spec in EMBEDDED_CHAT:
+        return spec
+    provider, _, model = (spec or "").partition(":")
+    if re.fullmatch(r"[\w.\-:/]+", model) and provider in chat_providers():
         return spec
     raise UnknownModelSpec(f"unknown chat model spec {spec!r}; valid forms: {CHAT_SPECS}")
 
@@ -62,14 +76,14 @@ def validate_embedding_spec(spec: str) -> str:
 def chat_tools_enabled(spec: str, setting: str = "auto") -> bool:
     """Whether ``respond`` offers tools: ``on``/``off`` as set; ``auto`` by spec.
 
-    ``auto`` means only ``openai:*`` specs (function-calling endpoints); the
-    embedded ``local`` model and the ``scripted`` stand-in get none.
+    ``auto`` means every provider spec (``openai:*``, ``anthropic:*``, ...: function-calling
+    endpoints); the embedded models and the ``scripted`` stand-in get none.
     """
     if setting not in CHAT_TOOLS:
         raise ValueError(f"chat_tools must be one of {', '.join(CHAT_TOOLS)}, not {setting!r}")
     if setting != "auto":
         return setting == "on"
-    return spec.startswith("openai:")
+    return spec not in EMBEDDED_CHAT
 
 
 _lock = threading.Lock()
@@ -89,10 +103,19 @@ def _load_chat(spec: str, max_tokens: int, limit_field: str) -> BaseChatModel:
         from models.scripted_chat import ScriptedChatModel
 
         return ScriptedChatModel()
-    from models.openai_chat import openai_chat_model
-
     # Split once, so model names with colons (Ollama tags) stay whole.
-    return openai_chat_model(spec.split(":", 1)[1], max_tokens, limit_field)  # type: ignore[arg-type]
+    provider, model = spec.split(":", 1)
+    if provider == "openai":
+        from models.openai_chat import openai_chat_model
+
+        return openai_chat_model(model, max_tokens, limit_field)  # type: ignore[arg-type]
+    from langchain.chat_models import init_chat_model
+
+    limit = {"ollama": "num_predict"}.get(provider, "max_tokens")  # the reply limit under each class's own name
+    try:
+        return init_chat_model(model, model_provider=provider, temperature=0, **{limit: max_tokens})
+    except ImportError as err:
+        raise UnknownModelSpec(f"chat model {spec!r} needs its LangChain package: {err}") from None
 
 
 def load_chat_model(spec: str, max_tokens: int = 256) -> BaseChatModel:

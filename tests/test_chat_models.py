@@ -90,3 +90,20 @@ def test_scripted_without_a_script_repeats_what_memory_put_in_the_prompt() -> No
     model = load_chat_model("scripted")
     assert model.invoke([SystemMessage(content=system), HumanMessage(content="?")]).text == "From memory: likes tea | lives in Porto"
     assert "".join(c.text for c in model.stream([HumanMessage(content="?")])) == "I don't have anything remembered about you yet."
+
+
+def test_any_init_chat_model_provider_is_a_spec_with_tools_and_a_reply_limit() -> None:
+    from langchain_ollama import ChatOllama
+
+    from models.loader import UnknownModelSpec, chat_tools_enabled, validate_chat_spec
+
+    model = load_chat_model("ollama:llama3.2:1b", 33)  # built, not called: no network
+    assert isinstance(model, ChatOllama)
+    assert (model.model, model.num_predict, model.temperature) == ("llama3.2:1b", 33, 0)
+    assert chat_tools_enabled("ollama:llama3.2:1b") and chat_tools_enabled("anthropic:claude-sonnet-4-5")
+    assert not any(chat_tools_enabled(s) for s in ("local", "llamacpp", "scripted"))
+    assert validate_chat_spec("anthropic:claude-sonnet-4-5") == "anthropic:claude-sonnet-4-5"
+    with pytest.raises(UnknownModelSpec, match="valid forms"):
+        validate_chat_spec("nosuchprovider:model")
+    with pytest.raises(UnknownModelSpec, match="needs its LangChain package"):
+        load_chat_model("anthropic:claude-sonnet-4-5", 10)  # langchain-anthropic is not installed

@@ -20,6 +20,7 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field, ValidationError
 
 from graph.prompts import REFLECT_PROMPT
+from models.loader import EMBEDDED_CHAT
 from nodes.extract.base import CandidateFact
 from nodes.layers.base import LayerEnv
 from nodes.layers.scoring import parse_time
@@ -42,7 +43,8 @@ class Insight(BaseModel):
 
 def capable(env: LayerEnv, model: BaseChatModel | None) -> bool:
     """A model given explicitly, or a hosted one by spec; never the embedded or scripted one."""
-    return model is not None or str(getattr(env.context, "chat_model", "")).startswith("openai:")
+    spec = str(getattr(env.context, "chat_model", "") or "")
+    return model is not None or (bool(spec) and spec not in EMBEDDED_CHAT)
 
 
 def reflect_step(env: LayerEnv, *, dry_run: bool, model: BaseChatModel | None = None) -> StepReport:
