@@ -1,4 +1,4 @@
-"""`memory-agent`: chat, demo, import, recall, memories, forget, delete-user, memory-on/off, expire, upkeep.
+"""`memory-agent`: chat, demo, import, recall, memories, forget, delete-user, memory-on/off, expire, upkeep, mcp.
 
 Every subcommand shares ``--data-dir`` (env MEMORY_DATA_DIR, default ./data) and
 takes the user id from ``--user`` (env MEMORY_USER_ID): configuration, never
@@ -68,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
 
     sub.add_parser("expire", help="remove expired memories (episodes past their TTL) from disk, bytes included")
+
+    s = sub.add_parser("mcp", help="serve this memory to MCP clients (Claude Desktop, Cursor, ...): stdio or --http")
+    s.add_argument("--user", help="user id on stdio, or of an HTTP server without auth (env MEMORY_USER_ID)")
+    s.add_argument("--http", action="store_true", help="streamable HTTP at /mcp; users from MEMORY_AUTH_TOKENS / JWT")
+    s.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1; others need auth)")
+    s.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
 
     s = sub.add_parser("upkeep", help="merge, promote, roll up, expire and review a user's memories (one pass)")
     s.add_argument("--user", help="user id (env MEMORY_USER_ID)")

@@ -171,3 +171,21 @@ def upkeep(args: argparse.Namespace) -> int:
                             on_step=lambda step: print(f"upkeep: {step}", file=sys.stderr, flush=True))
     print(report)
     return 0
+
+
+@command("mcp")
+def mcp(args: argparse.Namespace) -> int:
+    """``mcp``: serve the memory to MCP clients, on stdio (one user) or streamable HTTP (token users)."""
+    from app.mcp_memory import McpMemory
+    from app.mcp_run import configured_user, http_verifier, run_http, run_stdio
+
+    verifier = http_verifier(args.host) if args.http else None  # refused before anything is opened
+    if verifier is None:
+        args.user = configured_user(args.user)  # stdio, or an open loopback server: one user
+    with MemoryAgent(context_from(args, consolidation_delay_s=0.0)) as agent:
+        memory = McpMemory(agent)
+        if args.http:
+            run_http(memory, args.host, args.port, verifier, args.user)
+        else:
+            run_stdio(memory, args.user)
+    return 0

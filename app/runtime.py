@@ -7,6 +7,7 @@ brings persistence through ``langgraph.json`` (see graph/studio.py).
 
 from __future__ import annotations
 
+import copy
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -75,6 +76,19 @@ class MemoryAgent:
         # Fact extraction off the hot path, debounced per thread (app/consolidation_worker.py).
         delay = self.context.consolidation_delay_s
         self.worker = ConsolidationWorker(self._consolidate_now, delay) if delay > 0 else None
+
+    def for_user(self, user_id: str) -> MemoryAgent:
+        """This agent's store, checkpointer and graph, acting for ``user_id``.
+
+        One process serving many users (the MCP server over HTTP) opens the files
+        once; each call gets a view whose context names the caller. A view has no
+        background worker and must not be closed: the agent it came from owns the files.
+        """
+        UserScope(user_id)
+        view = copy.copy(self)
+        view.context = replace(self.context, user_id=user_id)
+        view.worker = None
+        return view
 
     def state(self, thread: str) -> dict[str, Any]:
         """The thread's checkpointed state (messages, summary, last prompt...)."""

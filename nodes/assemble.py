@@ -12,14 +12,18 @@ from nodes.env import context_of
 from nodes.prompt import render_system_prompt
 
 
-def assemble(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
-    """Graph node: build the system prompt from the recalled memories and the summary."""
-    ctx = context_of(runtime)
-    prompt = render_system_prompt(
+def memory_prompt(ctx: Context, recalled: list[dict[str, Any]], summary: str = "") -> str:
+    """The system prompt for ``recalled`` memories: the block ``assemble`` puts before the model."""
+    return render_system_prompt(
         ctx.persona,
-        state.get("recalled") or [],
-        state.get("summary") or "",
+        recalled,
+        summary,
         clock.now(),  # MEMORY_NOW / --now moves the prompt's date too
         ctx.memory_budget_tokens,
     )
-    return {"system_prompt": prompt}
+
+
+def assemble(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
+    """Graph node: build the system prompt from the recalled memories and the summary."""
+    recalled, summary = state.get("recalled") or [], state.get("summary") or ""
+    return {"system_prompt": memory_prompt(context_of(runtime), recalled, summary)}

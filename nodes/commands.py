@@ -106,8 +106,13 @@ def _checkpointer() -> BaseCheckpointSaver | None:
     return cast(BaseCheckpointSaver, _LoopBridge(saver, loop)) if isinstance(loop, asyncio.AbstractEventLoop) else None
 
 
-def _pick(env: LayerEnv, target: str, others: list[AnyMessage]) -> tuple[str, dict[str, list[str]], int] | None:
-    """The most specific search text that finds something: (text, store matches, thread messages)."""
+def pick_forget_target(
+    env: LayerEnv, target: str, others: list[AnyMessage]
+) -> tuple[str, dict[str, list[str]], int] | None:
+    """The most specific search text that finds something: (text, store matches, thread messages).
+
+    Shared with the MCP ``forget`` tool (app/mcp_memory.py), so both preview the same match.
+    """
     for needle in needles(target):
         found = would_forget(env, needle)
         in_thread = sum(1 for m in others if _mentions(m.content, needle))
@@ -116,7 +121,8 @@ def _pick(env: LayerEnv, target: str, others: list[AnyMessage]) -> tuple[str, di
     return None
 
 
-def _preview(found: dict[str, list[str]], in_thread: int) -> tuple[int, list[str]]:
+def forget_preview(found: dict[str, list[str]], in_thread: int) -> tuple[int, list[str]]:
+    """The count and the few shortened lines a forget confirmation shows."""
     texts = [" / ".join(t.split("\n")) for kind in sorted(found) for t in found[kind]]
     shown = [t if len(t) <= PREVIEW_CHARS else t[: PREVIEW_CHARS - 1] + "…" for t in texts[:PREVIEW_LINES]]
     if in_thread:
@@ -141,11 +147,11 @@ def _scrub(state: dict[str, Any], needle: str, request: HumanMessage) -> dict[st
 def _forget(env: LayerEnv, state: dict[str, Any], intent: Intent, request: HumanMessage) -> dict[str, Any]:
     others = [m for m in state.get("messages") or [] if m.id != request.id]
     undo = {"messages": [RemoveMessage(id=str(request.id))]}
-    picked = _pick(env, intent.target, others)
+    picked = pick_forget_target(env, intent.target, others)
     if picked is None:
         return {**undo, "reply": "I looked, and I don't remember anything about that. Nothing was deleted."}
     needle, found, in_thread = picked
-    count, shown = _preview(found, in_thread)
+    count, shown = forget_preview(found, in_thread)
     question = f"Delete {count} memory item(s) matching {needle!r}? This cannot be undone."
     answer = interrupt({"type": CONFIRM_TYPE, "question": question, "count": count, "match": needle, "preview": shown})
     if not approved(answer):

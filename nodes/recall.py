@@ -59,22 +59,35 @@ def _result(item: Recalled, kind: str) -> dict[str, Any]:
     return {"kind": kind, "text": item.text, "score": round(float(item.score), 6), "sources": list(item.sources)}
 
 
+def recall_ranked(
+    env: LayerEnv, layers: Sequence[MemoryLayer], query: str, k: int, kinds: Iterable[str] | None = None
+) -> list[tuple[str, Recalled]]:
+    """The ``k`` best memories over all layers, best first, each with its output kind.
+
+    ``kinds`` keeps only those output kinds (None: all). The CLI's ``recall`` and the
+    MCP ``recall`` tool both rank through here, so they agree on what is best.
+    """
+    if k <= 0:
+        raise ValueError("k must be positive")
+    wanted = None if kinds is None else {validate_kind(kind) for kind in kinds}
+    env = dataclasses.replace(env, context=dataclasses.replace(env.context, top_k=k))
+    merged: list[tuple[str, Recalled]] = []
+    for layer in layers:
+        for item in layer.recall(env, query):
+            out_kind = _KIND_OF.get(item.kind)
+            if out_kind is None or (wanted is not None and out_kind not in wanted):
+                continue
+            merged.append((out_kind, item))
+    merged.sort(key=lambda pair: pair[1].score, reverse=True)  # stable: ties keep layer order
+    return merged[:k]
+
+
 def recall_one(
     env: LayerEnv, layers: Sequence[MemoryLayer], query: str, k: int, kind: str | None = None
 ) -> list[dict[str, Any]]:
     """The ``k`` best results over all layers, as output-contract dicts."""
-    if k <= 0:
-        raise ValueError("k must be positive")
-    env = dataclasses.replace(env, context=dataclasses.replace(env.context, top_k=k))
-    merged: list[tuple[float, dict[str, Any]]] = []
-    for layer in layers:
-        for item in layer.recall(env, query):
-            out_kind = _KIND_OF.get(item.kind)
-            if out_kind is None or (kind is not None and out_kind != kind):
-                continue
-            merged.append((item.score, _result(item, out_kind)))
-    merged.sort(key=lambda pair: pair[0], reverse=True)  # stable: ties keep layer order
-    return [result for _, result in merged[:k]]
+    ranked = recall_ranked(env, layers, query, k, None if kind is None else [kind])
+    return [_result(item, out_kind) for out_kind, item in ranked]
 
 
 def recall_queries(

@@ -10,7 +10,7 @@ a server, by its auth when the run was created.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from langchain_core.messages import HumanMessage, RemoveMessage
@@ -20,7 +20,7 @@ from langgraph.runtime import Runtime
 from graph.context import Context
 from nodes.env import context_of, make_env
 from nodes.input_check import InvalidInput, check_user_text
-from nodes.layers.base import MemoryLayer
+from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.ownership import register_thread
 from nodes.privacy.consent import is_memory_enabled
 from nodes.privacy.scrub import redact_message, redacted_kinds, removed_notice
@@ -38,6 +38,23 @@ def _refuse(human: HumanMessage | None, error: str) -> dict[str, Any]:
     """Undo the message the input step already added, so nothing is kept."""
     undo = [RemoveMessage(id=human.id)] if human is not None and human.id else []
     return {"messages": undo, "error": error, "recalled": [], "notice": ""}
+
+
+def recall_all(
+    env: LayerEnv, layers: Sequence[MemoryLayer], text: str, in_thread: Collection[str] = ()
+) -> list[dict[str, Any]]:
+    """What every layer recalls for ``text``, in the state's form (the input of ``assemble``).
+
+    A past message already in the working memory (its id in ``in_thread``) would
+    only repeat itself, so it is left out.
+    """
+    shown = set(in_thread)
+    return [
+        item.as_dict()
+        for layer in layers
+        for item in layer.recall(env, text)
+        if not (item.kind == "message" and set(item.sources) <= shown)
+    ]
 
 
 def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]]:
@@ -65,13 +82,7 @@ def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]
         if not is_memory_enabled(env.store, env.scope):
             return updates
         in_thread = {str(m.id) for m in state.get("messages") or []}
-        updates["recalled"] = [
-            item.as_dict()
-            for layer in layers
-            for item in layer.recall(env, human.text)
-            # a past message already in the working memory would only repeat itself
-            if not (item.kind == "message" and set(item.sources) <= in_thread)
-        ]
+        updates["recalled"] = recall_all(env, layers, human.text, in_thread)
         return updates
 
     return retrieve
