@@ -35,7 +35,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-CHAT_SPECS = "'local', 'llamacpp', 'scripted', 'openai:<model>' or '<provider>:<model>' for a provider of init_chat_model"
+CHAT_SPECS = "'local', 'llamacpp', 'scripted', 'openai:<model>' or '<provider>:<model>' (any init_chat_model provider)"
 EMBEDDED_CHAT = ("local", "llamacpp", "scripted")
 CHAT_TOOLS = ("auto", "on", "off")
 EMBED_SPECS = "'local', 'openai:<model>' or 'hash:<dims>'"

