@@ -95,17 +95,25 @@ def _weights() -> tuple[Any, Any]:
 
 
 def _recent_repeat_penalty() -> Any:
-    """A logits processor that penalises tokens among the last ``REPEAT_WINDOW`` of the sequence.
+    """A logits processor that penalises the reply's own last ``REPEAT_WINDOW`` tokens, as llama.cpp does.
 
-    transformers' own ``repetition_penalty`` reads the whole prompt, so it would
-    push the model away from every word memory put in the system prompt.
+    transformers' own ``repetition_penalty`` reads the whole prompt too, so it would
+    push the model away from every word memory put in the system prompt (and its
+    greedy text drifted off topic in the demo). A fresh processor per reply: the
+    first call marks where the prompt ends.
     """
     import torch
     from transformers import LogitsProcessor
 
     class RecentRepeatPenalty(LogitsProcessor):
+        start: int | None = None
+
         def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
-            recent = input_ids[:, -REPEAT_WINDOW:]
+            if self.start is None:
+                self.start = input_ids.shape[1]
+            recent = input_ids[:, self.start:][:, -REPEAT_WINDOW:]
+            if recent.shape[1] == 0:
+                return scores
             picked = torch.gather(scores, 1, recent)
             picked = torch.where(picked < 0, picked * REPEAT_PENALTY, picked / REPEAT_PENALTY)
             return scores.scatter(1, recent, picked)

@@ -107,3 +107,14 @@ def test_any_init_chat_model_provider_is_a_spec_with_tools_and_a_reply_limit() -
         validate_chat_spec("nosuchprovider:model")
     with pytest.raises(UnknownModelSpec, match="needs its LangChain package"):
         load_chat_model("anthropic:claude-sonnet-4-5", 10)  # langchain-anthropic is not installed
+
+
+@pytest.mark.slow
+def test_local_and_llamacpp_read_the_same_model_and_penalise_repeats_alike() -> None:
+    """The two runtimes start a greedy, repeat-penalised reply with the same words (later
+    tokens may part: llama.cpp multiplies quantized blocks, transformers dequantized floats)."""
+    prompt = [SystemMessage(content="You are a helpful assistant."),
+              HumanMessage(content="I'm vegetarian and I'm allergic to peanuts.")]
+    local = load_chat_model("local", 24).invoke(prompt).text.split()
+    fast = load_chat_model("llamacpp", 24).invoke(prompt).text.split()
+    assert local[:10] == fast[:10], (local, fast)
