@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
@@ -38,9 +38,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
 from graph.context import Context
+from nodes.background import settle
 from nodes.env import make_env
 from nodes.intents import Intent, needles, parse_intent
-from nodes.layers.base import LayerEnv
+from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.ownership import register_thread
 from nodes.privacy.consent import set_memory_enabled
 from nodes.privacy.export import export_user, render_memories
@@ -182,8 +183,12 @@ def _owned(env: LayerEnv, state: dict[str, Any]) -> bool:
     return len(state.get("messages") or []) <= 1 or env.store.get(env.scope.ns(THREADS), _thread_id()) is not None
 
 
-def make_commands() -> Callable[..., Command[Any]]:
-    """The ``commands`` node: goes to END when it handled the input, else on to the turn."""
+def make_commands(layers: Sequence[MemoryLayer] = ()) -> Callable[..., Command[Any]]:
+    """The ``commands`` node: goes to END when it handled the input, else on to the turn.
+
+    Before it acts it settles background consolidation (``settle``): a listing or a
+    forget must see the facts of turns still queued or being consolidated.
+    """
 
     def commands(state: dict[str, Any], runtime: Runtime[Context]) -> Command[Any]:
         messages = state.get("messages") or []
@@ -197,6 +202,7 @@ def make_commands() -> Callable[..., Command[Any]]:
         env = make_env(runtime, state)
         if not _owned(env, state):
             return Command(update={"messages": stale}, goto="retrieve")
+        settle(env, layers)
         done = _handle(env, state, intent, request)
         register_thread(env, _thread_id())
         reply = _reply(intent.kind, done.pop("reply"))
