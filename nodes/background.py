@@ -39,6 +39,7 @@ from nodes.consolidation_queue import (
     claim,
     enqueue,
     mark_key,
+    message_ids,
     progress,
     queued_ids,
     read_mark,
@@ -99,7 +100,7 @@ def _upgrade(env: LayerEnv, log: MessageLogLayer, thread: str) -> None:
 
 def _run_turn(env: LayerEnv, layers: Sequence[MemoryLayer], log: MessageLogLayer, entry: Turn) -> int:
     """One queued turn through the background layers, as the synchronous path would have run it."""
-    said = log.messages(env, entry["ids"])
+    said = log.messages(env, message_ids(entry))
     at = parse_time(entry.get("at"))
     turn_env = replace(env, now=at) if at is not None else env
     if said:

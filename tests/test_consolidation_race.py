@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, HumanMessage
 
 from app.chat_repl import handle_command
 from app.consolidation_worker import ConsolidationWorker
@@ -154,3 +154,14 @@ def test_the_forget_tool_waits_for_the_run_in_progress(ctx: Context) -> None:
         assert [m.status for m in agent.thread_messages("t1") if m.type == "tool"] == ["success"]
     with MemoryAgent(replace(ctx, consolidation_delay_s=0)) as again:
         assert not any("vegetarian" in t for t in texts(again))
+
+
+def test_a_message_id_shaped_like_a_card_number_is_still_consolidated(ctx: Context) -> None:
+    """The queue passes the write gate, which redacts secret-shaped strings: ids must survive it."""
+    with MemoryAgent(replace(ctx, consolidation_delay_s=0)) as agent:
+        turn = {"messages": [HumanMessage(content="I'm vegetarian.", id="4111111111111111")],
+                "defer_consolidation": True}
+        agent.graph.invoke(turn, agent.config("t1"), context=agent.context)
+        assert texts(agent) == set()
+        agent.flush()
+        assert "The user is vegetarian." in texts(agent)
