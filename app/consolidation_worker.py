@@ -9,10 +9,12 @@ Runs never overlap: each holds the job lock. ``flush`` takes it too, so it first
 waits for a run in progress (whatever thread that run is on), then runs now, in
 the caller's thread, the thread's consolidation (every thread's for None: those
 waiting for their timer and the one the worker was running). ``MemoryAgent``
-flushes before ``/end``, before every read or forget of long-term memory and on
-close. A run only ever finishes the turns it claimed (nodes/consolidation_queue.py):
-a turn said during a run waits for the next. A run that fails is logged; its
-turns stay queued, so the next run (or the next process) catches up.
+flushes before ``/end``, before each command of its own that reads or forgets
+(``env()``) and on close; plain-words commands and the memory tools run inside
+the graph, which settles the same queue (nodes/background.py). A run only ever
+finishes the turns it claimed (nodes/consolidation_queue.py): a turn said during
+a run waits for the next. A run that fails is logged; its turns stay queued, so
+the next run (or the next process) catches up.
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 Runs first on every input (START -> commands), so the CLI, Studio and the SDK
 all get it, and on every model: a capable model keeps its tools, but the rule
 answers an unambiguous request first. A handled request goes to END: it is not
-recalled against, answered by the model, logged or consolidated.
+recalled against, answered by the model, logged or consolidated. Before acting
+it settles background consolidation (nodes/background.py): a listing or a
+forget sees the facts of turns still queued, or being consolidated right now.
 
 A forget request shows what it would delete and asks first, through LangGraph's
 ``interrupt`` (resume with ``Command(resume=True/False)`` or ``{"approve": ...}``);
