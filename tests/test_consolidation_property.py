@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -66,10 +67,11 @@ def run(ctx: Context, delay: float, script: list[tuple[str, Any]]) -> tuple[list
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(script=st.lists(STEP, min_size=1, max_size=8), simulated=st.booleans(), case=st.uuids())
+@given(script=st.lists(STEP, min_size=1, max_size=8), simulated=st.booleans())
 def test_deferred_consolidation_stores_what_the_synchronous_path_stores(
-    ctx: Context, tmp_path: Path, script: list[tuple[str, Any]], simulated: bool, case: Any
+    ctx: Context, tmp_path: Path, script: list[tuple[str, Any]], simulated: bool
 ) -> None:
+    case = uuid.uuid4().hex  # fresh data dirs for every example, replays included
     clock = {"MEMORY_NOW": "2025-03-10T10:00:00Z"} if simulated else {}
     with mock.patch.dict(os.environ, clock):
         if not simulated:
