@@ -3,14 +3,18 @@
 After a deferred turn (nodes/background.py) ``schedule`` (re)starts the thread's
 timer: a newer turn replaces the pending run, so three quick turns make one run.
 When a thread has been quiet for ``delay_s`` (the idle timeout) the worker runs
-its consolidation. ``flush`` runs it now, in the caller's thread, and returns
-when it is done: ``MemoryAgent`` flushes before ``/end``, before every read of
-long-term memory (``env()``) and on close, so what a user sees once flushed is
-what the synchronous path would have stored.
+its consolidation.
 
-Runs never overlap (one lock), so a flush waits for a run in progress. A run
-that fails is logged; the thread's watermark did not move, so the next run (or
-the next process) catches up.
+Runs never overlap: each holds the job lock. ``flush`` takes it too, so it first
+waits for a run in progress (whatever thread that run is on), then runs now, in
+the caller's thread, the thread's consolidation (every thread's for None: those
+waiting for their timer and the one the worker was running). ``MemoryAgent``
+flushes before ``/end``, before each command of its own that reads or forgets
+(``env()``) and on close; plain-words commands and the memory tools run inside
+the graph, which settles the same queue (nodes/background.py). A run only ever
+finishes the turns it claimed (nodes/consolidation_queue.py): a turn said during
+a run waits for the next. A run that fails is logged; its turns stay queued, so
+the next run (or the next process) catches up.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ class ConsolidationWorker:
         self.runs = 0  # runs that consolidated something (``run`` returned a truthy value)
         self._run = run
         self._due: dict[str, float] = {}
+        self._taken: str | None = None  # the thread the worker took off ``_due`` and has not finished
         self._cond = threading.Condition()
         self._job = threading.Lock()
         self._closed = False
@@ -53,13 +58,17 @@ class ConsolidationWorker:
             return sorted(self._due)
 
     def flush(self, thread: str | None = None) -> None:
-        """Run ``thread``'s pending consolidation now (every thread's for None) and wait for it."""
+        """Wait for a run in progress, then run ``thread``'s consolidation now (every thread's for None)."""
         with self._cond:
-            threads = [thread] if thread is not None else sorted(self._due)
+            if thread is None:
+                threads = sorted({*self._due, *([self._taken] if self._taken else [])})
+                self._due.clear()
+            else:
+                threads = [thread]
+                self._due.pop(thread, None)
+        with self._job:
             for t in threads:
-                self._due.pop(t, None)
-        for t in threads:
-            self._execute(t)
+                self._execute(t)
 
     def close(self) -> None:
         """Flush every thread, then stop the worker."""
@@ -83,13 +92,19 @@ class ConsolidationWorker:
                     return
                 thread = min(ready, key=self._due.__getitem__)
                 del self._due[thread]
-            self._execute(thread)
+                self._taken = thread
+            try:
+                with self._job:
+                    self._execute(thread)
+            finally:
+                with self._cond:
+                    self._taken = None
 
     def _execute(self, thread: str) -> None:
-        with self._job:
-            try:
-                done = self._run(thread)
-            except Exception:  # a failed run must not kill the worker; the watermark keeps the backlog
-                log.exception("background consolidation of thread %s failed; it will be retried", thread)
-            else:
-                self.runs += bool(done)
+        """One run; the caller holds the job lock."""
+        try:
+            done = self._run(thread)
+        except Exception:  # a failed run must not kill the worker; its turns stay queued
+            log.exception("background consolidation of thread %s failed; it will be retried", thread)
+        else:
+            self.runs += bool(done)

@@ -21,7 +21,7 @@ from app.consolidation_worker import ConsolidationWorker
 from graph.builder import compile_graph
 from graph.context import Context
 from models.loader import load_embeddings, validate_chat_spec, validate_embedding_spec
-from nodes.background import consolidate_pending
+from nodes.background import consolidate_pending, settle
 from nodes.input_check import InvalidInput, check_user_text
 from nodes.layers import default_layers
 from nodes.layers.base import LayerEnv, MemoryLayer
@@ -142,9 +142,16 @@ class MemoryAgent:
         return replace(self._result(out), reply="", usage=usage)
 
     def flush(self, thread: str | None = None) -> None:
-        """Finish the background consolidation of ``thread`` (of every thread for None) now."""
+        """Finish the background consolidation of ``thread`` (of every thread of the user for None) now.
+
+        Waits for a run in progress first. For None it also settles what another
+        process left queued (nodes/background.py), so a read or a forget acts on
+        everything said so far.
+        """
         if self.worker is not None:
             self.worker.flush(None if thread is None else self._thread_id(thread))
+        if thread is None:
+            settle(self._env(), self.layers)
 
     def _schedule(self, thread: str) -> None:
         if self.worker is not None:
@@ -164,7 +171,7 @@ class MemoryAgent:
         """A layer environment for commands that act outside a turn (/remember, import, recall).
 
         Its store is the user's ``MemoryGate``: commands write under the same rules as the graph.
-        Background consolidation is flushed first, so a command reads what the turns stored.
+        Background consolidation is flushed first (``flush``), so a command reads what the turns stored.
         """
         self.flush()
         return self._env(chat_model)

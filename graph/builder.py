@@ -14,7 +14,7 @@ model is offered tools at all is the context's ``chat_tools`` setting.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -27,9 +27,11 @@ from langgraph.types import Checkpointer
 from graph.context import Context
 from graph.state import State
 from nodes.assemble import assemble
+from nodes.background import settle
 from nodes.check.node import make_check
 from nodes.commands import make_commands
 from nodes.consolidate import make_consolidate
+from nodes.env import make_env
 from nodes.layers import default_layers
 from nodes.layers.base import MemoryLayer
 from nodes.respond import make_respond
@@ -48,6 +50,11 @@ def _after_respond(state: dict[str, Any]) -> str:
     return "tools" if tools_condition(state) == "tools" else "check"
 
 
+def _settler(layers: Sequence[MemoryLayer]) -> Callable[[Any, dict[str, Any]], int]:
+    """What the tools node runs before a memory read or forget: settle background consolidation."""
+    return lambda runtime, state: settle(make_env(runtime, state), layers)
+
+
 def build_graph(
     layers: Sequence[MemoryLayer] | None = None,
     *,
@@ -57,11 +64,11 @@ def build_graph(
     """The uncompiled turn graph (``langgraph dev`` compiles it with its own persistence)."""
     layers = list(default_layers() if layers is None else layers)
     g = StateGraph(State, context_schema=Context)
-    g.add_node("commands", make_commands(), destinations=("retrieve", "consolidate", END))
+    g.add_node("commands", make_commands(layers), destinations=("retrieve", "consolidate", END))
     g.add_node("retrieve", make_retrieve(layers))
     g.add_node("assemble", assemble)
     g.add_node("respond", make_respond(chat_model, tool_factory))
-    g.add_node("tools", make_tool_node(tool_factory or (lambda runtime, state: [])))
+    g.add_node("tools", make_tool_node(tool_factory or (lambda runtime, state: []), before_read=_settler(layers)))
     g.add_node("check", make_check(chat_model))
     g.add_node("consolidate", make_consolidate(layers, chat_model))
     g.add_edge(START, "commands")

@@ -2,31 +2,50 @@
 
 A turn's consolidation has a cheap part that must stay on the hot path and a
 slow part that need not. Cheap, and needed by the very next turn: logging the
-messages (the message log, which is also the durable queue below), compacting
-working memory (thread state), and rule feedback (it may ask the user through
-``interrupt``, which only the turn's own run can do). Slow: grounded fact
-extraction with dedup and supersession (the semantic layer: embeddings and
-searches per candidate). A layer says which side it is on with a ``background``
-attribute; without one, only the semantic layer is background, so a custom layer
-keeps today's synchronous behaviour unless it asks for more.
+messages (the message log), compacting working memory (thread state), and rule
+feedback (it may ask the user through ``interrupt``, which only the turn's own
+run can do). Slow: grounded fact extraction with dedup and supersession (the
+semantic layer: embeddings and searches per candidate). A layer says which side
+it is on with a ``background`` attribute; without one, only the semantic layer
+is background, so a custom layer keeps today's synchronous behaviour unless it
+asks for more.
 
-The queue is the message log itself. A per-thread watermark (SETTINGS, key
-``consolidated:<thread>``: ``since`` = the time of the last message consolidated,
-``pending`` = turns were deferred since, ``uses`` = memory uses to count) is set when a turn is deferred; a run of
-``consolidate_pending`` hands every logged message of the thread after ``since``
-to the background layers in one ``on_turn`` call and moves ``since`` forward.
-So three quick turns make one run, a crash loses nothing (the next run catches
-up), a message forgotten before the run is never extracted (it left the log), and
-a turn said with memory off is never consolidated (it was never logged). Facts
-carry their statement time, so the result is the one the synchronous path gives.
+A deferred turn is queued by its message ids (nodes/consolidation_queue.py). A
+run of ``consolidate_pending`` claims every queued turn of the thread, reads each
+back from the message log and hands it to the background layers — one
+``on_turn`` per turn, at that turn's clock time, the very calls the synchronous
+path makes, so the result is the same — and drops each turn from its claim as
+it finishes it. So three quick turns make one run, a turn said while a run is
+busy waits for the next run, a crash loses nothing (the claim of a dead process
+is taken over), a message forgotten before the run is never extracted (it left
+the log), and a turn said with memory off is never consolidated (never queued).
+
+One run at a time holds a thread's claim; another waits until it is released.
+``settle`` runs (or waits for) every thread of the user: each read of long-term
+memory and each forget calls it first, so it sees what the run in progress is
+storing and what is still queued.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
-from datetime import datetime, timedelta
-from typing import Any
+from dataclasses import replace
 
+from nodes.consolidation_queue import (
+    BUSY,
+    MARK_PREFIX,
+    Turn,
+    claim,
+    enqueue,
+    mark_key,
+    message_ids,
+    progress,
+    queued_ids,
+    read_mark,
+    release,
+    turn_entry,
+)
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
 from nodes.layers.message_log import MessageLogLayer
 from nodes.layers.scoring import parse_time
@@ -35,7 +54,7 @@ from nodes.usage import Use, record_usage
 from stores.namespaces import SETTINGS
 
 BACKGROUND_BY_DEFAULT = frozenset({"semantic"})
-MAX_QUEUED_USES = 500  # a bound on the watermark record; older uses beyond it are dropped
+POLL_S = 0.05  # how often a waiting caller looks at a claim held by another run
 
 
 def is_background(layer: MemoryLayer) -> bool:
@@ -43,75 +62,102 @@ def is_background(layer: MemoryLayer) -> bool:
     return bool(getattr(layer, "background", layer.name in BACKGROUND_BY_DEFAULT))
 
 
-def mark_key(thread: str) -> str:
-    """The SETTINGS key of ``thread``'s watermark."""
-    return f"consolidated:{thread}"
-
-
-def read_mark(env: LayerEnv, thread: str) -> dict[str, Any] | None:
-    """The thread's watermark, or None when no turn of it was ever deferred."""
-    item = env.store.get(env.scope.ns(SETTINGS), mark_key(thread))
-    return dict(item.value) if item is not None else None
-
-
 def mark_deferred(env: LayerEnv, thread: str, turn: Sequence[LoggedMessage], uses: Sequence[Use] = ()) -> None:
-    """Record that ``turn`` waits for the background layers, with the turn's memory ``uses``.
+    """Queue ``turn`` (already in the message log) for the background layers, with its memory ``uses``."""
+    if turn:
+        enqueue(env, thread, [turn_entry(turn, uses)])
 
-    ``since`` is set only when absent (just before this turn): it moves only when a
-    run has consolidated, so a turn deferred while a run was busy is still covered.
-    Uses queue here too (at most ``MAX_QUEUED_USES``), so usage counters are
-    written by the run, not by the turn.
-    """
-    if not turn:
+
+def _log_of(layers: Sequence[MemoryLayer]) -> MessageLogLayer | None:
+    return next((layer for layer in layers if isinstance(layer, MessageLogLayer)), None)
+
+
+def _upgrade(env: LayerEnv, log: MessageLogLayer, thread: str) -> None:
+    """A record of the earlier format (a ``since`` time): queue the logged turns after it."""
+    mark = read_mark(env, thread)
+    if not mark or "since" not in mark:
         return
-    start = min(m.time for m in turn) - timedelta(microseconds=1)
+    after = log.session(env, thread, parse_time(mark.get("since"))) if mark.get("pending") else []
+    queued = queued_ids(mark)
+    groups: list[list[LoggedMessage]] = []
+    for m in after:
+        if m.id not in queued:
+            if m.role == "user" or not groups:
+                groups.append([])
+            groups[-1].append(m)
+    turns = [turn_entry(g) for g in groups]
+    if turns and mark.get("uses"):
+        turns[-1]["uses"] = list(mark["uses"])
 
-    def change(current: dict[str, Any] | None) -> dict[str, Any] | None:
-        base = current or {"since": start.isoformat()}
-        if base.get("pending") and not uses:
+    def change(current: dict | None) -> dict | None:
+        if current is None or "since" not in current:
             return current
-        queued = [*(base.get("uses") or []), *(list(u) for u in uses)][-MAX_QUEUED_USES:]
-        return {**base, "pending": True, "uses": queued}
+        kept = {k: v for k, v in current.items() if k not in ("since", "pending", "uses")}
+        return {**kept, "turns": [*turns, *(kept.get("turns") or [])]}
 
     env.gate.atomic_update(env.scope.ns(SETTINGS), mark_key(thread), change)
 
 
-def advance_mark(env: LayerEnv, thread: str, through: datetime | None, applied: Sequence[Any] = ()) -> None:
-    """After a run (or a synchronous turn): consolidated through ``through``, ``applied`` uses counted.
-
-    Uses queued by a turn while the run was busy stay queued for the next run.
-    """
-
-    def change(current: dict[str, Any] | None) -> dict[str, Any] | None:
-        times = [t for t in (parse_time((current or {}).get("since")), through) if t is not None]
-        left = [u for u in (current or {}).get("uses") or [] if u not in applied]
-        value = {"since": max(times).isoformat() if times else None, "pending": False, "uses": left}
-        return current if current == value else value
-
-    env.gate.atomic_update(env.scope.ns(SETTINGS), mark_key(thread), change)
+def _run_turn(env: LayerEnv, layers: Sequence[MemoryLayer], log: MessageLogLayer, entry: Turn) -> int:
+    """One queued turn through the background layers, as the synchronous path would have run it."""
+    said = log.messages(env, message_ids(entry))
+    at = parse_time(entry.get("at"))
+    turn_env = replace(env, now=at) if at is not None else env
+    if said:
+        for layer in layers:
+            if is_background(layer):
+                layer.on_turn(turn_env, said)
+    record_usage(turn_env, [tuple(u) for u in entry.get("uses") or []])  # type: ignore[misc]
+    return len(said)
 
 
 def consolidate_pending(env: LayerEnv, layers: Sequence[MemoryLayer], thread: str) -> int:
-    """Run the background layers on what the log holds for ``thread`` after its watermark.
+    """Run the background layers on ``thread``'s queued turns; wait first for a run already on them.
 
-    Returns how many messages were handed on (0: nothing pending, no layer called).
-    With the user's memory off nothing is written and the pending turns are dropped:
-    consent wins over completeness, as at session end.
+    Returns how many messages were handed on (0: nothing queued, no layer called).
+    With the user's memory off nothing is written and the queued turns are dropped:
+    consent wins over completeness, as at session end. A layer that raises leaves
+    the unfinished turns queued for the next run.
     """
-    log = next((layer for layer in layers if isinstance(layer, MessageLogLayer)), None)
-    mark = read_mark(env, thread)
-    if log is None or mark is None:
+    log = _log_of(layers)
+    if log is None or read_mark(env, thread) is None:
         return 0
+    _upgrade(env, log, thread)
+    while (got := claim(env, thread)) == BUSY:
+        time.sleep(POLL_S)  # another run holds the claim: what a read must wait for
+    if got is None:
+        return 0
+    token, turns = got  # type: ignore[misc]
     if not is_memory_enabled(env.store, env.scope):
-        advance_mark(env, thread, env.now, mark.get("uses") or [])
+        release(env, thread, token, drop=True)
         return 0
-    since = parse_time(mark.get("since"))
-    pending = log.session(env, thread, since)
-    if pending:
-        for layer in layers:
-            if is_background(layer):
-                layer.on_turn(env, pending)
-    uses = mark.get("uses") or []
-    record_usage(env, uses)
-    advance_mark(env, thread, pending[-1].time if pending else None, uses)
-    return len(pending)
+    handed = 0
+    try:
+        for entry in turns:
+            handed += _run_turn(env, layers, log, entry)
+            if not progress(env, thread, token, entry):
+                break  # taken over as stale: its new owner does the rest
+    finally:
+        release(env, thread, token)
+    return handed
+
+
+def pending_threads(env: LayerEnv) -> list[str]:
+    """The user's threads with turns queued or claimed."""
+    ns, threads, offset = env.scope.ns(SETTINGS), [], 0
+    while True:
+        page = env.store.search(ns, limit=100, offset=offset, refresh_ttl=False)
+        offset += len(page)
+        threads += [i.key[len(MARK_PREFIX):] for i in page if i.key.startswith(MARK_PREFIX)]
+        if len(page) < 100:
+            return sorted(threads)
+
+
+def settle(env: LayerEnv, layers: Sequence[MemoryLayer]) -> int:
+    """Consolidate every thread of the user that has queued turns, waiting for runs in progress.
+
+    Called before each read of long-term memory and each forget (chat commands,
+    plain-words commands, memory tools, CLI subcommands): they then act on what
+    the synchronous path would have stored. Returns the messages handed on.
+    """
+    return sum(consolidate_pending(env, layers, thread) for thread in pending_threads(env))

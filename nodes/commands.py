@@ -3,7 +3,9 @@
 Runs first on every input (START -> commands), so the CLI, Studio and the SDK
 all get it, and on every model: a capable model keeps its tools, but the rule
 answers an unambiguous request first. A handled request goes to END: it is not
-recalled against, answered by the model, logged or consolidated.
+recalled against, answered by the model, logged or consolidated. Before acting
+it settles background consolidation (nodes/background.py): a listing or a
+forget sees the facts of turns still queued, or being consolidated right now.
 
 A forget request shows what it would delete and asks first, through LangGraph's
 ``interrupt`` (resume with ``Command(resume=True/False)`` or ``{"approve": ...}``);
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
@@ -38,9 +40,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
 from graph.context import Context
+from nodes.background import settle
 from nodes.env import make_env
 from nodes.intents import Intent, needles, parse_intent
-from nodes.layers.base import LayerEnv
+from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.ownership import foreign_thread, had_checkpoint, register_thread
 from nodes.privacy.consent import set_memory_enabled
 from nodes.privacy.export import export_user, render_memories
@@ -189,8 +192,12 @@ def _refused(state: dict[str, Any], error: str) -> Command[Any]:
     return Command(update={"messages": undo, "error": error, "end_session": False}, goto=END)
 
 
-def make_commands() -> Callable[..., Command[Any]]:
-    """The ``commands`` node: refuses another user's thread, goes to END when it handled the input, else on."""
+def make_commands(layers: Sequence[MemoryLayer] = ()) -> Callable[..., Command[Any]]:
+    """The ``commands`` node: refuses another user's thread, goes to END when it handled the input, else on.
+
+    Before it acts it settles background consolidation (``settle``): a listing or a
+    forget must see the facts of turns still queued or being consolidated.
+    """
 
     def commands(state: dict[str, Any], runtime: Runtime[Context]) -> Command[Any]:
         env = make_env(runtime, state)
@@ -206,6 +213,7 @@ def make_commands() -> Callable[..., Command[Any]]:
         intent = parse_intent(request.text) if request is not None else None
         if request is None or intent is None:
             return Command(update={"messages": stale}, goto="retrieve")
+        settle(env, layers)
         done = _handle(env, state, intent, request)
         register_thread(env, _thread_id())
         reply = _reply(intent.kind, done.pop("reply"))

@@ -47,7 +47,8 @@ from langgraph.types import interrupt
 
 from graph.context import Context
 from models.loader import load_chat_model
-from nodes.background import advance_mark, consolidate_pending, is_background, mark_deferred, read_mark
+from nodes.background import consolidate_pending, is_background, mark_deferred
+from nodes.consolidation_queue import has_backlog, read_mark
 from nodes.env import context_of, make_env
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer, approve_all
 from nodes.layers.message_log import MessageLogLayer
@@ -145,7 +146,7 @@ def make_consolidate(
         # Split the write policies when asked to, or while earlier deferred turns still wait:
         # the background layers must then see this turn after those, never before.
         mark = read_mark(env, thread) if turn and remember and log is not None else None
-        split = log is not None and (bool(state.get("defer_consolidation")) or bool(mark and mark.get("pending")))
+        split = log is not None and (bool(state.get("defer_consolidation")) or has_backlog(mark))
         for layer in layers:
             if turn and (remember or not is_long_term(layer)):
                 if split and is_long_term(layer) and is_background(layer):
@@ -159,8 +160,6 @@ def make_consolidate(
                     consolidate_pending(env, layers, thread)  # a synchronous turn clears the backlog
             else:
                 record_usage(env, uses)
-                if mark is not None:
-                    advance_mark(env, thread, turn[-1].time)
         if turn and not remember and log is None:
             # No log to leave this turn out of the session: move the marker past it.
             updates["session_mark"] = {**(state.get("session_mark") or {}), "id": turn[-1].id}

@@ -57,6 +57,11 @@ def _record(msg: LoggedMessage) -> dict[str, Any]:
     }
 
 
+def _logged(value: dict[str, Any], said: datetime) -> LoggedMessage:
+    return LoggedMessage(id=value["id"], thread=value["thread"], time=said, role=value["role"],
+                         text=value.get("text", ""), name=value.get("name"))
+
+
 class MessageLogLayer(LayerBase):
     """Raw past turns, hybrid search, reranked on the question's names and dates.
 
@@ -133,12 +138,13 @@ class MessageLogLayer(LayerBase):
             if len(page) < _PAGE:
                 break
         found.sort(key=lambda pair: pair[0])
-        return [
-            LoggedMessage(
-                id=v["id"], thread=v["thread"], time=said, role=v["role"], text=v.get("text", ""), name=v.get("name")
-            )
-            for said, v in found
-        ]
+        return [_logged(v, said) for said, v in found]
+
+    def messages(self, env: LayerEnv, ids: Sequence[str]) -> list[LoggedMessage]:
+        """The logged messages with these ids, in that order; one forgotten since is left out."""
+        items = env.store.batch([GetOp(env.scope.ns(MESSAGES), i) for i in ids]) if ids else []
+        found = [(parse_time(i.value.get("time")), i.value) for i in items if isinstance(i, Item)]
+        return [_logged(v, said) for said, v in found if said is not None]
 
     def forget(self, env: LayerEnv, ids: Sequence[str]) -> int:
         """Delete messages, and re-index their neighbours, whose indexed text quoted them.

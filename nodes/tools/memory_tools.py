@@ -6,6 +6,8 @@ a model cannot reach another user's memory by naming one. Writes go through
 ``env.store``, the user's ``MemoryGate`` (consent, redaction, provenance).
 Searches read only the user's own namespaces, and every result is re-checked
 against the scope and redacted before it goes back into the prompt.
+``search_memory`` and ``forget`` are marked ``READS_MEMORY``: the graph's tools
+node settles background consolidation before either runs (nodes/tools/tool_node.py).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from nodes.layers.base import LayerEnv
 from nodes.privacy.consent import is_memory_enabled
 from nodes.privacy.forget import DEFAULT_THRESHOLD, UserData, forget
 from nodes.privacy.secrets import find_secrets, redact
+from nodes.tools.tool_node import READS_MEMORY
 from nodes.write_gate import MemoryOff
 from stores.namespaces import EPISODES, FACTS, PROFILE
 
@@ -96,6 +99,8 @@ def make_memory_tools(
 
     return [
         StructuredTool.from_function(remember, name="remember", description=REMEMBER_TOOL),
-        StructuredTool.from_function(search_memory, name="search_memory", description=SEARCH_MEMORY_TOOL),
-        StructuredTool.from_function(forget_memory, name="forget", description=FORGET_TOOL),
+        StructuredTool.from_function(search_memory, name="search_memory", description=SEARCH_MEMORY_TOOL,
+                                     metadata={READS_MEMORY: True}),
+        StructuredTool.from_function(forget_memory, name="forget", description=FORGET_TOOL,
+                                     metadata={READS_MEMORY: True}),
     ]

@@ -43,7 +43,14 @@ class RunView(Protocol):
 
 
 ToolFactory = Callable[[RunView, dict[str, Any]], Sequence[BaseTool]]
+BeforeRead = Callable[[RunView, dict[str, Any]], Any]
 MALFORMED = "__malformed_arguments__"
+READS_MEMORY = "reads_memory"  # tool metadata: the tool reads or forgets long-term memory
+
+
+def reads_memory(tool: BaseTool) -> bool:
+    """Whether ``tool`` must see consolidation settled first (``metadata[READS_MEMORY]``)."""
+    return bool((tool.metadata or {}).get(READS_MEMORY))
 
 
 def with_malformed_calls_kept(reply: AIMessage) -> AIMessage:
@@ -90,24 +97,33 @@ def _answer_or_request(
     return request.override(tool=tool)
 
 
-def make_tool_node(tool_factory: ToolFactory, name: str = "tools") -> ToolNode:
-    """A ``ToolNode`` that runs each call with the tool of that name built for this run."""
+def make_tool_node(tool_factory: ToolFactory, name: str = "tools", before_read: BeforeRead | None = None) -> ToolNode:
+    """A ``ToolNode`` that runs each call with the tool of that name built for this run.
+
+    ``before_read`` runs before a tool that ``reads_memory`` (the graph settles
+    background consolidation there, so a search or a forget sees every earlier turn).
+    """
 
     def state_of(request: ToolCallRequest) -> dict[str, Any]:
         return request.state if isinstance(request.state, dict) else {}
 
+    def prepare(request: ToolCallRequest) -> ToolMessage | ToolCallRequest:
+        ready = _answer_or_request(request, tool_factory(request.runtime, state_of(request)))
+        if before_read is not None and isinstance(ready, ToolCallRequest) and reads_memory(ready.tool):
+            before_read(request.runtime, state_of(request))
+        return ready
+
     def run(
         request: ToolCallRequest, execute: Callable[[ToolCallRequest], ToolMessage | Command]
     ) -> ToolMessage | Command:
-        ready = _answer_or_request(request, tool_factory(request.runtime, state_of(request)))
+        ready = prepare(request)
         return ready if isinstance(ready, ToolMessage) else execute(ready)
 
     async def arun(
         request: ToolCallRequest, execute: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command]]
     ) -> ToolMessage | Command:
-        # Building tools may touch the disk; the server's event loop must not block.
-        tools = await asyncio.to_thread(tool_factory, request.runtime, state_of(request))
-        ready = _answer_or_request(request, tools)
+        # Building tools (and settling) touch the disk; the server's event loop must not block.
+        ready = await asyncio.to_thread(prepare, request)
         return ready if isinstance(ready, ToolMessage) else await execute(ready)
 
     return ToolNode([], name=name, wrap_tool_call=run, awrap_tool_call=arun, handle_tool_errors=tool_error)
