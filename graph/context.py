@@ -34,7 +34,7 @@ log = logging.getLogger("memory.context")
 # they come from the server's environment (MEMORY_<FIELD>) only.
 SERVER_SETTINGS = frozenset({"data_dir", "embedding_model", "redact_input"}) | LIMIT_FIELDS
 
-# Retrieval weight presets (relevance, recency, importance). See README.
+# Retrieval weight presets (relevance, recency, importance). See docs/extending.md ("Change the weights").
 PRESETS: dict[str, tuple[float, float, float]] = {
     "assistant": (0.4, 0.4, 0.2),  # personal assistant: what happened lately matters
     "copilot": (0.7, 0.1, 0.2),  # technical copilot: what matches the question matters

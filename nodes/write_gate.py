@@ -1,6 +1,6 @@
 """The one gate every long-term write passes through: ``MemoryGate``.
 
-The README promises that a user's memory stays theirs, that secrets are never
+The README and docs/privacy.md promise that a user's memory stays theirs, that secrets are never
 stored, that every memory says where it came from, and that ``memory-off``
 stops every long-term write. ``MemoryGate`` is a ``BaseStore`` over the raw
 store, bound to one ``UserScope``; ``LayerEnv.store`` is always one, so a new

@@ -88,7 +88,7 @@ class PatternFactExtractor:
 
     def __init__(self, gate: Screen | None = None, learned: bool = False) -> None:
         """``gate`` has the last word on each sentence's facts; ``learned`` loads the shipped learned gate.
-        Off by default: on held-out text it bought nothing (README, write policy), so the rules run alone.
+        Off by default: on held-out text it bought nothing (bench/README.md, write policy), so the rules run alone.
         """
         self.gate = gate if gate is not None or not learned else load_gate()
 

@@ -12,7 +12,7 @@ what our layers rely on from the local store:
 - ``scrub``/``purge``/``expire`` make deletions physical: ``VACUUM FULL`` rewrites the
   store tables, their TOAST and indexes, so a forgotten text leaves no bytes in them.
   Postgres cannot compact one user's rows alone, so this rewrites every user's rows;
-  it holds an exclusive lock on the tables while it runs (see the README's scaling notes).
+  it holds an exclusive lock on the tables while it runs (see docs/postgres.md, "Scale out on Postgres").
 """
 
 from __future__ import annotations
