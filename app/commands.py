@@ -59,11 +59,13 @@ def demo(args: argparse.Namespace) -> int:
 
 @command("import")
 def import_(args: argparse.Namespace) -> int:
-    """``import``: load a JSONL file of messages into memory."""
-    from nodes.importer import import_jsonl
+    """``import``: load a JSONL file of messages into memory; the file is checked whole before the store opens."""
+    from nodes.importer import import_messages, read_import
 
-    with _agent(args) as agent:
-        report = import_jsonl(args.file, agent.env(), agent.layers, progress=not args.no_progress)
+    ctx = context_from(args)
+    messages = read_import(args.file, ctx.max_message_chars)
+    with MemoryAgent(ctx) as agent:
+        report = import_messages(messages, agent.env(), agent.layers, progress=not args.no_progress)
     print(report, file=sys.stderr)
     return 0
 
