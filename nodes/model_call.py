@@ -20,7 +20,6 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
-from langchain_core.runnables import Runnable
 
 from models.context_window import context_window, is_context_length_error, learn
 from models.endpoint import first_line
@@ -51,13 +50,12 @@ def _too_long(window: int | None) -> AIMessage:
                          "larger context.)")
 
 
-def call_model(runnable: Runnable[Any, Any], model: BaseChatModel, fit: Fit, setting: int,
-               **kwargs: Any) -> tuple[AIMessage, FittedRequest]:
-    """``runnable`` (the model, perhaps with tools bound) on the fitted request; see the module docstring."""
+def call_model(model: BaseChatModel, fit: Fit, setting: int, **kwargs: Any) -> tuple[AIMessage, FittedRequest]:
+    """``model`` on the fitted request, with the tools the fit kept; see the module docstring."""
     window = context_window(setting, model)
     request = fit(window, 1.0)
     try:
-        return runnable.invoke(request.messages, **kwargs), request
+        return _invoke(model, request, **kwargs), request
     except Exception as err:  # any provider, any transport: the turn goes on
         if not is_context_length_error(err):
             return _failed(err), request
@@ -65,6 +63,11 @@ def call_model(runnable: Runnable[Any, Any], model: BaseChatModel, fit: Fit, set
     log.info("request over the context window (%s tokens); trimming harder and retrying once", window)
     request = fit(window, RETRY_SQUEEZE)
     try:
-        return runnable.invoke(request.messages, **kwargs), request
+        return _invoke(model, request, **kwargs), request
     except Exception as err:
         return (_too_long(window) if is_context_length_error(err) else _failed(err)), request
+
+
+def _invoke(model: BaseChatModel, request: FittedRequest, **kwargs: Any) -> AIMessage:
+    runnable = model.bind_tools(request.tools) if request.tools else model
+    return runnable.invoke(request.messages, **kwargs)

@@ -7,7 +7,9 @@ the estimate, holds the system prompt and the thread. Trimming order:
 
 1. the thread: older turns go first (``working_window``), down to the current turn;
 2. the memory block: the system prompt is rendered again with half the memory
-   budget, then half of that, down to none (nodes/assemble.py).
+   budget, then half of that, down to none (nodes/assemble.py);
+3. the tools, last: when the request still does not fit, it is fitted again from
+   the start without them, and the model answers without tools this time.
 
 The stable prefix (persona, memory rules, rules, profile) and the current turn are
 never cut. When even they do not fit, the request goes as it is and the provider's
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.messages import BaseMessage, SystemMessage
@@ -39,11 +41,14 @@ CHARS_PER_TOKEN = 4
 
 @dataclass(frozen=True)
 class FittedRequest:
-    """The messages to send, and whether the memory block had to shrink (its prompt is ``system``)."""
+    """The messages to send with the tools kept, and whether the memory block had to shrink
+    (the prompt sent is then ``system``).
+    """
 
     messages: list[BaseMessage]
     system: str
     memory_trimmed: bool
+    tools: list[Any] = field(default_factory=list)
 
 
 def tooltokens(tools: Sequence[Any]) -> int:
@@ -66,7 +71,7 @@ def fit_request(state: dict[str, Any], ctx: Context, window: int | None, tools: 
     budget = ctx.working_budget_tokens
     if window is None:
         history = working_window(messages, budget)
-        return FittedRequest([SystemMessage(content=system), *history], system, False)
+        return FittedRequest([SystemMessage(content=system), *history], system, False, list(tools))
     room = int(window * SAFETY * squeeze) - ctx.max_new_tokens - tooltokens(tools)
 
     def within(system_text: str) -> list[BaseMessage]:
@@ -80,4 +85,6 @@ def fit_request(state: dict[str, Any], ctx: Context, window: int | None, tools: 
         memory_budget //= 2
         system, trimmed = system_prompt(state, ctx, memory_budget), True
         request = within(system)
-    return FittedRequest(request, system, trimmed)
+    if tokens(request) > room and tools:
+        return fit_request(state, ctx, window, (), squeeze)
+    return FittedRequest(request, system, trimmed, list(tools))

@@ -73,14 +73,13 @@ def make_respond(
         def fitted(offered: list[Any]) -> Fit:
             return lambda window, squeeze: fit_request(state, ctx, window, offered, squeeze)
 
-        reply, sent = call_model(model.bind_tools(tools) if tools else model, model, fitted(tools),
-                                 ctx.context_window_tokens)
-        if tools and not (reply.tool_calls or reply.invalid_tool_calls or reply.text.strip()):
+        reply, sent = call_model(model, fitted(tools), ctx.context_window_tokens)
+        if sent.tools and not (reply.tool_calls or reply.invalid_tool_calls or reply.text.strip()):
             # Neither words nor calls: the llama.cpp server's function-calling format answers
             # this way whenever its model picks "message". Asked again without tools, it talks.
-            reply, sent = call_model(model, model, fitted([]), ctx.context_window_tokens)
+            reply, sent = call_model(model, fitted([]), ctx.context_window_tokens)
         updates: dict[str, Any] = {"system_prompt": sent.system} if sent.memory_trimmed else {}
-        if tools and (reply.tool_calls or reply.invalid_tool_calls):
+        if sent.tools and (reply.tool_calls or reply.invalid_tool_calls):
             return {**updates, "messages": [with_malformed_calls_kept(reply)], "tool_rounds": rounds + 1}
         return {**updates, "messages": [final_answer(reply, after_tools=rounds > 0)], "tool_rounds": 0}
 
