@@ -44,11 +44,13 @@ def _agent(args: argparse.Namespace, **extra: object) -> MemoryAgent:
 
 
 def _named_user_agent(args: argparse.Namespace, what: str) -> MemoryAgent:
-    """The agent for a command that deletes, whose user must be named: ``--user``, or
-    MEMORY_USER_ID in the environment or .env (read by the Context) — never the silent default.
+    """The agent for a command that deletes, whose user must be named: ``--user`` (or
+    ``--set user_id=U``), or MEMORY_USER_ID in the environment or .env (read by the Context),
+    never the silent default.
     """
     ctx = context_from(args)
-    if not (getattr(args, "user", None) or os.environ.get(USER_ENV, "").strip()):
+    set_user = any(parse_setting(a)[0] == "user_id" for a in getattr(args, "set", None) or ())
+    if not (getattr(args, "user", None) or set_user or os.environ.get(USER_ENV, "").strip()):
         raise ValueError(f"{what}: name the user with --user U (or set {USER_ENV}); nothing was changed")
     return MemoryAgent(ctx)
 
@@ -60,7 +62,7 @@ def chat(args: argparse.Namespace) -> int:
     from models.endpoint import check_chat_endpoint
 
     ctx = context_from(args)
-    check_chat_endpoint(ctx.chat_model)
+    check_chat_endpoint(ctx.chat_model, ctx.max_new_tokens)
     with MemoryAgent(ctx) as agent:
         return run_repl(agent, args.thread)
 

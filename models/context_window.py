@@ -56,7 +56,9 @@ def context_window(setting: int, model: Any) -> int | None:
         return learned
     found = endpoint_of(model)
     if found is not None:
-        return reported_context_window(*found)
+        from models.openai_chat import is_openai_itself  # only a client model has an endpoint
+
+        return None if is_openai_itself(found[0]) else reported_context_window(*found)  # OpenAI reports none
     n_ctx = getattr(model, "n_ctx", None)
     return n_ctx if isinstance(n_ctx, int) and n_ctx > 0 else None
 

@@ -47,7 +47,7 @@ def _get(base: str, path: str, key: str) -> httpx.Response:
     return httpx.get(f"{base}{path}", headers=headers, timeout=PROBE_TIMEOUT_S)
 
 
-def check_chat_endpoint(spec: str) -> None:
+def check_chat_endpoint(spec: str, max_tokens: int = 256) -> None:
     """Build the chat model of an ``openai:<model>`` spec and ask its server for ``/models``;
     ``EndpointError`` says in one line what is wrong. Other specs need no check.
     """
@@ -56,7 +56,7 @@ def check_chat_endpoint(spec: str) -> None:
     from models.loader import load_chat_model
 
     try:
-        model = load_chat_model(spec)
+        model = load_chat_model(spec, max_tokens)
     except Exception as err:  # the OpenAI client refuses to start without a key
         if "api_key" in str(err):
             raise EndpointError(f"chat model {spec!r} needs OPENAI_API_KEY (for a compatible server at "

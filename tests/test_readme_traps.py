@@ -31,6 +31,10 @@ def _import(data: Path, user: str, *rows: tuple[str, str, str, str]) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
 
 
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
 def _no_openai() -> dict[str, str]:
     return {k: v for k, v in cli_env().items() if not k.startswith("OPENAI_")}
 
@@ -90,13 +94,11 @@ def test_expire_removes_imported_episodes_past_their_date_and_memories_stops_lis
     _import(data, "u1", ("a", year_ago, "user", "I started a pottery class in Lyon."),
             ("b", "2024-02-27T10:00:00Z", "user", "My pottery teacher is called Odile."))
     when = ("--now", NOW)
-    assert len(export(data, "u1", *when)["episodes"]) == 2
     dry = run_cli(data, *when, *FAST, "upkeep", "--user", "u1", "--dry-run", "--no-progress")
     assert "episodes expired 2" in dry.stdout, dry.stdout
     done = run_cli(data, *when, *FAST, "expire")
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("2 expired item(s) removed"), done.stdout
-    assert export(data, "u1", *when)["episodes"] == []
     listed = run_cli(data, *when, *FAST, "memories", "--user", "u1").stdout
     assert "Past conversations" not in listed and "pottery class" not in listed
     again = run_cli(data, *when, *FAST, "upkeep", "--user", "u1", "--dry-run", "--no-progress")
@@ -112,10 +114,10 @@ def test_a_destructive_command_without_a_user_is_refused_and_deletes_nothing(
 ) -> None:
     data = tmp_path / "data"
     _import(data, "default-user", ("a", "2025-02-20T10:00:00Z", "user", "I started a pottery class in Lyon."))
-    before = export(data, "default-user")
+    before = _files(data)
     line = _one_line_error(run_cli(data, *FAST, *command))
     assert "--user" in line and "MEMORY_USER_ID" in line
-    assert export(data, "default-user") == before
+    assert _files(data) == before  # refused before the store was even opened
     # Named in the environment, or in .env, the user is explicit.
     assert run_cli(data, *FAST, *command, env=cli_env(MEMORY_USER_ID="default-user")).returncode == 0
     (tmp_path / ".env").write_text("MEMORY_USER_ID=default-user\n")
