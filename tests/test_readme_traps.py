@@ -58,6 +58,15 @@ def test_a_base_url_where_nothing_listens_is_one_line_and_exit_2(tmp_path: Path)
     assert url in line and "cannot reach" in line
 
 
+def test_upkeep_with_a_misconfigured_capable_model_skips_reflection_in_one_line(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    _import(data, "u1", ("a", "2025-02-20T10:00:00Z", "user", "I started a pottery class in Lyon."))
+    done = run_cli(data, *FAST[2:], "--chat-model", "openai:gpt-4o-mini", "upkeep", "--user", "u1", "--no-progress",
+                   env={**_no_openai(), "MEMORY_UPKEEP_REFLECT_IMPORTANCE": "1"})
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert "reflect: skipped: the chat model failed" in done.stdout, done.stdout
+
+
 # -- episodes and usage -------------------------------------------------------------------------
 
 
