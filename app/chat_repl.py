@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from app.chat_input import MULTILINE_HELP, MessageReader, bracketed_paste
 from app.runtime import MemoryAgent, TurnResult
+from models.endpoint import first_line
 from nodes.input_check import InvalidInput
 from nodes.usage import usage_line
 
@@ -130,6 +131,9 @@ def _loop(agent: MemoryAgent, thread: str, ask: Callable[[str], str]) -> int:
             result = _review(agent, thread, agent.say(line, thread), ask)
         except InvalidInput as err:
             print(f"error: {err}")
+            continue
+        except Exception as err:  # a model or server failure the turn did not absorb: the chat goes on
+            print(f"error: this turn failed ({first_line(err)}); what was stored before it is kept")
             continue
         if result.notice:
             print(f"note: {result.notice}")

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from graph.context import Context, parse_setting
 
 Handler = Callable[[argparse.Namespace], int]
+USER_ENV = "MEMORY_USER_ID"
 COMMANDS: dict[str, Handler] = {}
 
 
@@ -25,27 +27,43 @@ def command(name: str) -> Callable[[Handler], Handler]:
 
 
 def context_from(args: argparse.Namespace, **extra: object) -> Context:
-    """A Context from flags, falling back to env/.env for whatever was not given."""
-    given = {
+    """A Context from flags (``--set`` first, named flags over it), falling back to env/.env for the rest."""
+    named = {
         "user_id": getattr(args, "user", None),
         "data_dir": args.data_dir,
         "chat_model": args.chat_model,
         "embedding_model": args.embedding_model,
         **extra,
     }
-    return Context(**{k: v for k, v in given.items() if v is not None})
+    settings = dict(parse_setting(assignment) for assignment in getattr(args, "set", None) or ())
+    return Context(**{**settings, **{k: v for k, v in named.items() if v is not None}})
 
 
 def _agent(args: argparse.Namespace, **extra: object) -> MemoryAgent:
     return MemoryAgent(context_from(args, **extra))
 
 
+def _named_user_agent(args: argparse.Namespace, what: str) -> MemoryAgent:
+    """The agent for a command that deletes, whose user must be named: ``--user`` (or
+    ``--set user_id=U``), or MEMORY_USER_ID in the environment or .env (read by the Context),
+    never the silent default.
+    """
+    ctx = context_from(args)
+    set_user = any(parse_setting(a)[0] == "user_id" for a in getattr(args, "set", None) or ())
+    if not (getattr(args, "user", None) or set_user or os.environ.get(USER_ENV, "").strip()):
+        raise ValueError(f"{what}: name the user with --user U (or set {USER_ENV}); nothing was changed")
+    return MemoryAgent(ctx)
+
+
 @command("chat")
 def chat(args: argparse.Namespace) -> int:
-    """``chat``: talk to the agent in an interactive REPL."""
+    """``chat``: talk to the agent in an interactive REPL (a capable model's server is checked first)."""
     from app.chat_repl import run_repl
+    from models.endpoint import check_chat_endpoint
 
-    with _agent(args) as agent:
+    ctx = context_from(args)
+    check_chat_endpoint(ctx.chat_model, ctx.max_new_tokens)
+    with MemoryAgent(ctx) as agent:
         return run_repl(agent, args.thread)
 
 
@@ -59,11 +77,13 @@ def demo(args: argparse.Namespace) -> int:
 
 @command("import")
 def import_(args: argparse.Namespace) -> int:
-    """``import``: load a JSONL file of messages into memory."""
-    from nodes.importer import import_jsonl
+    """``import``: load a JSONL file of messages into memory; the file is checked whole before the store opens."""
+    from nodes.importer import import_messages, read_import
 
-    with _agent(args) as agent:
-        report = import_jsonl(args.file, agent.env(), agent.layers, progress=not args.no_progress)
+    ctx = context_from(args)
+    messages = read_import(args.file, ctx.max_message_chars)
+    with MemoryAgent(ctx) as agent:
+        report = import_messages(messages, agent.env(), agent.layers, progress=not args.no_progress)
     print(report, file=sys.stderr)
     return 0
 
@@ -94,8 +114,8 @@ def memories(args: argparse.Namespace) -> int:
 
 @command("forget")
 def forget(args: argparse.Namespace) -> int:
-    """``forget``: delete the memories matching the given text."""
-    with _agent(args) as agent:
+    """``forget``: delete the memories matching the given text (of a named user only)."""
+    with _named_user_agent(args, "forget deletes memories") as agent:
         report = agent.forget(args.text)
     print(report)
     return 0
@@ -133,7 +153,9 @@ def memory_off(args: argparse.Namespace) -> int:
 
 @command("expire")
 def expire(args: argparse.Namespace) -> int:
-    """``expire``: remove stored items whose TTL has passed."""
+    """``expire``: remove stored items whose TTL or ``expires_at`` has passed, for every user."""
+    from models.loader import load_embeddings
+    from nodes.upkeep.expire import expire_everyone
     from stores.data_dir import prepare_data_dir
     from stores.open import open_store
 
@@ -142,6 +164,7 @@ def expire(args: argparse.Namespace) -> int:
     store = open_store(str(root), ctx.embedding_model, expire_on_open=False)
     try:
         removed = store.expire()  # type: ignore[attr-defined]
+        removed += expire_everyone(store, ctx, load_embeddings(ctx.embedding_model))
     finally:
         getattr(store, "close", lambda: None)()
     print(_expired_message(removed, root))
@@ -166,7 +189,8 @@ def upkeep(args: argparse.Namespace) -> int:
     """``upkeep``: one upkeep pass for the user; each step's counts on stderr as it ends, the report on stdout."""
     from nodes.upkeep.run import run_upkeep
 
-    with _agent(args) as agent:
+    opened = _agent(args) if args.dry_run else _named_user_agent(args, "upkeep deletes and merges memories")
+    with opened as agent:
         report = run_upkeep(agent.env(), dry_run=args.dry_run, progress=not args.no_progress and sys.stderr.isatty(),
                             on_step=lambda step: print(f"upkeep: {step}", file=sys.stderr, flush=True))
     print(report)

@@ -121,6 +121,11 @@ class Context:
     )
     max_rules: int = field(default=10, metadata=_meta("Most procedural rules kept."))
     max_new_tokens: int = field(default=160, metadata=_meta("Longest reply the chat model may write."))
+    context_window_tokens: int = field(
+        default=0,
+        metadata=_meta("Tokens the chat model takes in one request; 0 asks its server (else the first "
+                       "context-length error tells). Each request is fitted into it."),
+    )
     # server setting: fixed where the checkpointer is opened (CLI start, server start), not per run.
     redact_input: bool = field(
         default=True,
@@ -155,6 +160,8 @@ class Context:
             raise ValueError(f"chat_tools must be 'auto', 'on' or 'off', not {self.chat_tools!r}")
         if self.max_message_chars <= 0 or self.memory_budget_tokens <= 0:
             raise ValueError("budgets must be positive")
+        if self.context_window_tokens < 0:
+            raise ValueError("context_window_tokens must be 0 (ask the server) or more")
         if self.check_retries < 0:
             raise ValueError("check_retries must be 0 or more")
         if self.consolidation_delay_s < 0:
@@ -182,7 +189,7 @@ def _load_env_file(cwd: str) -> None:
     load_dotenv(find_dotenv(usecwd=True), override=False)
 
 
-def _coerce(name: str, raw: str, kind: type) -> Any:
+def _coerce(name: str, raw: str, kind: type, given_as: str = "") -> Any:
     try:
         if kind is bool:
             if raw.strip().lower() in {"1", "true", "yes", "on"}:
@@ -192,7 +199,21 @@ def _coerce(name: str, raw: str, kind: type) -> Any:
             raise ValueError(raw)
         return kind(raw)
     except ValueError:
-        raise ValueError(f"{ENV_PREFIX}{name.upper()}={raw!r} is not a valid {kind.__name__}") from None
+        given_as = given_as or f"{ENV_PREFIX}{name.upper()}"
+        raise ValueError(f"{given_as}={raw!r} is not a valid {kind.__name__}") from None
+
+
+def parse_setting(assignment: str) -> tuple[str, Any]:
+    """A CLI ``--set FIELD=VALUE`` as the field's name and a value of its type."""
+    name, sep, raw = assignment.partition("=")
+    name = name.strip().lower()
+    known = {f.name: f for f in fields(Context)}
+    if not sep or not name:
+        raise ValueError(f"--set takes FIELD=VALUE, not {assignment!r}")
+    if name not in known:
+        raise ValueError(f"unknown setting {name!r} in --set; the fields are those of graph/context.py (README, "
+                         "Configuration: MEMORY_<FIELD> in lower case)")
+    return name, _coerce(name, raw, type(known[name].default), given_as=f"--set {name}")
 
 
 class RunSettings(BaseModel):

@@ -12,18 +12,28 @@ from nodes.env import context_of
 from nodes.prompt import render_system_prompt
 
 
-def memory_prompt(ctx: Context, recalled: list[dict[str, Any]], summary: str = "") -> str:
-    """The system prompt for ``recalled`` memories: the block ``assemble`` puts before the model."""
+def memory_prompt(
+    ctx: Context, recalled: list[dict[str, Any]], summary: str = "", memory_budget_tokens: int | None = None
+) -> str:
+    """The system prompt for ``recalled`` memories, with a memory block of at most ``memory_budget_tokens``
+    (the context's budget by default; respond renders it again with less when the request must fit a
+    small context window). The MCP prompt ``memory_block`` returns the same text.
+    """
     return render_system_prompt(
         ctx.persona,
         recalled,
         summary,
         clock.now(),  # MEMORY_NOW / --now moves the prompt's date too
-        ctx.memory_budget_tokens,
+        ctx.memory_budget_tokens if memory_budget_tokens is None else memory_budget_tokens,
     )
+
+
+def system_prompt(state: dict[str, Any], ctx: Context, memory_budget_tokens: int) -> str:
+    """The turn's system prompt from its state's recalled memories and summary."""
+    return memory_prompt(ctx, state.get("recalled") or [], state.get("summary") or "", memory_budget_tokens)
 
 
 def assemble(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
     """Graph node: build the system prompt from the recalled memories and the summary."""
-    recalled, summary = state.get("recalled") or [], state.get("summary") or ""
-    return {"system_prompt": memory_prompt(context_of(runtime), recalled, summary)}
+    ctx = context_of(runtime)
+    return {"system_prompt": system_prompt(state, ctx, ctx.memory_budget_tokens)}

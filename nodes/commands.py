@@ -219,6 +219,7 @@ def make_commands(layers: Sequence[MemoryLayer] = ()) -> Callable[..., Command[A
         reply = _reply(intent.kind, done.pop("reply"))
         removed = {m.id: m for m in [*stale, *done.get("messages", [])]}  # one RemoveMessage per id
         done["messages"] = [*removed.values(), reply]
+        done["notice"] = ""  # a notice belongs to the turn whose message it is about, not to this one
         return Command(update=done, goto=END)
 
     return commands

@@ -48,6 +48,7 @@ from langgraph.types import interrupt
 from graph.context import Context
 from models.loader import load_chat_model
 from nodes.background import consolidate_pending, is_background, mark_deferred
+from nodes.commands import COMMAND_KEY
 from nodes.consolidation_queue import has_backlog, read_mark
 from nodes.env import context_of, make_env
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer, approve_all
@@ -71,6 +72,8 @@ def ask_user(proposal: dict[str, Any]) -> bool:
 
 
 def _logged(msg: BaseMessage, thread: str, time: datetime) -> LoggedMessage | None:
+    if COMMAND_KEY in (msg.additional_kwargs or {}):
+        return None  # the agent's own line (a model failure): not something said in the conversation
     if isinstance(msg, HumanMessage):
         role = "user"
     elif isinstance(msg, AIMessage) and not msg.tool_calls and msg.text.strip():

@@ -4,7 +4,11 @@ Contract (docs/architecture.md, "Public contracts"): one message a line,
 ``{"thread", "id", "time" (ISO-8601), "role" ("user"|"assistant"), "name"?, "text"}``,
 other fields ignored; ``ImportLine`` is that contract as a pydantic model.
 Every line is validated before anything is written, so a typo on line 9,000 does
-not leave 8,999 messages behind; the error names the line and the field. Each
+not leave 8,999 messages behind; the error names the file, the line and the field.
+A message's text obeys the chat's own input rules (nodes/input_check.py: not
+empty, no NUL, not only control characters, at most ``max_message_chars``), and
+the file is streamed with a byte cap per line (``line_byte_cap``), so a 50 MB line
+is refused after reading the cap, before any JSON parsing. Each
 thread is replayed through every layer as one past session: ``on_turn`` with the
 whole thread, then ``on_session_end``.
 Writes go through a recording store; if any layer fails, what the import wrote
@@ -25,7 +29,8 @@ from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result
 from pydantic import BaseModel, ConfigDict
 from tqdm import tqdm
 
-from nodes.jsonl import IsoTime, JsonlLineError, NonBlankStr, parse_lines
+from nodes.input_check import InvalidInput, check_text
+from nodes.jsonl import IsoTime, JsonlLineError, NonBlankStr, line_byte_cap, parse_lines, read_lines
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
 
 
@@ -66,11 +71,18 @@ class ImportLine(BaseModel):
         )
 
 
-def parse_import(lines: Iterable[str], source: str = "<input>") -> list[LoggedMessage]:
-    """Every line validated (blank lines skipped); the first bad one raises ``ImportLineError``."""
+def parse_import(lines: Iterable[str], source: str = "<input>", max_chars: int | None = None) -> list[LoggedMessage]:
+    """Every line validated (blank lines skipped); the first bad one raises ``ImportLineError``.
+
+    ``max_chars`` is the longest text accepted (None: no length limit; the other input rules hold).
+    """
     messages: list[LoggedMessage] = []
     seen: dict[str, int] = {}
     for line_no, line in parse_lines(lines, ImportLine, source, ImportLineError):
+        try:
+            check_text(line.text, max_chars if max_chars is not None else len(line.text))
+        except InvalidInput as err:
+            raise ImportLineError(source, line_no, f"field 'text': {err}") from None
         if line.id in seen:
             raise ImportLineError(
                 source, line_no, f"field 'id': duplicate id {line.id!r} (first on line {seen[line.id]})"
@@ -150,10 +162,14 @@ def import_jsonl(
     progress: bool = True,
 ) -> ImportReport:
     """Import a conversation file into every layer; all or nothing."""
-    path = Path(path)
-    with path.open(encoding="utf-8") as fh:
-        messages = parse_import(fh, source=str(path))
+    messages = read_import(path, env.context.max_message_chars)
     return import_messages(messages, env, layers, progress=progress)
+
+
+def read_import(path: str | Path, max_chars: int) -> list[LoggedMessage]:
+    """A conversation file, streamed and validated whole (texts of at most ``max_chars``)."""
+    lines = read_lines(path, line_byte_cap(max_chars), ImportLineError)
+    return parse_import(lines, source=str(path), max_chars=max_chars)
 
 
 def import_messages(

@@ -1,20 +1,46 @@
-"""Reject bad user input before it touches any memory."""
+"""Reject bad user input before it touches any memory.
+
+One rule set for every way a message comes in: the chat (CLI, Studio, the SDK)
+and ``memory-agent import`` (nodes/importer.py), so an import cannot store what
+the chat would refuse.
+"""
 
 from __future__ import annotations
+
+import unicodedata
+
+EMPTY = "empty message"
 
 
 class InvalidInput(ValueError):
     """A user message the agent refuses; nothing is stored for it."""
 
 
-def check_user_text(text: str, max_chars: int) -> str:
-    """Return ``text`` if it is an acceptable user message, else raise ``InvalidInput``."""
+def _invisible(text: str) -> bool:
+    """Whether ``text`` holds nothing but control, format or unassigned characters (and whitespace)."""
+    return all(ch.isspace() or unicodedata.category(ch).startswith("C") for ch in text)
+
+
+def check_text(text: str, max_chars: int) -> str:
+    """Return ``text`` if it is an acceptable message, else raise ``InvalidInput`` saying why."""
     if not isinstance(text, str) or not text.strip():
-        raise InvalidInput("empty message: type something, or /quit to leave")
+        raise InvalidInput(EMPTY)
     if len(text) > max_chars:
         raise InvalidInput(
             f"message too long: {len(text)} characters, the limit is {max_chars} (MEMORY_MAX_MESSAGE_CHARS)"
         )
     if "\x00" in text:
         raise InvalidInput("message contains a NUL byte")
+    if _invisible(text):
+        raise InvalidInput("message has no visible text, only control characters")
     return text
+
+
+def check_user_text(text: str, max_chars: int) -> str:
+    """``check_text`` for a chat message: an empty one is told how to go on."""
+    try:
+        return check_text(text, max_chars)
+    except InvalidInput as err:
+        if str(err) == EMPTY:
+            raise InvalidInput(f"{EMPTY}: type something, or /quit to leave") from None
+        raise

@@ -5,13 +5,18 @@ contract in code (docs/architecture.md, "Public contracts"). A whole file is
 validated before any of it is used, so a typo on line 9,000 costs nothing that
 is already stored. A bad line becomes one line of text naming the file, the
 line number and the field, which the CLI prints as it is.
+
+A file is read as bytes, one line at a time and never more than a line's cap
+(``read_lines``): an oversized line is refused after reading the cap, not after
+parsing megabytes, and bytes that are not UTF-8 are an error on their line.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ValidationError
@@ -22,6 +27,7 @@ from nodes.layers.scoring import parse_time
 Line = TypeVar("Line", bound=BaseModel)
 
 _SHOWN_CHARS = 60  # a bad value is quoted in the error up to this length
+OTHER_FIELDS_BYTES = 16 * 1024  # a line's room besides its one long text field (ids, times, ignored fields)
 
 
 class JsonlLineError(ValueError):
@@ -71,6 +77,8 @@ def json_object(line: str) -> dict[str, Any]:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         raise ValueError(f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError("invalid JSON (nested too deeply)") from None
     if not isinstance(obj, dict):
         raise ValueError("expected a JSON object")
     return obj
@@ -102,14 +110,39 @@ def parse_line(line: str, model: type[Line]) -> Line:
 
 def parse_lines(
     lines: Iterable[str], model: type[Line], source: str, error: type[JsonlLineError]
-) -> list[tuple[int, Line]]:
-    """Every non-blank line as ``(line number, model)``; the first bad line raises ``error``."""
-    parsed: list[tuple[int, Line]] = []
+) -> Iterator[tuple[int, Line]]:
+    """Every non-blank line as ``(line number, model)``, lazily; the first bad line raises ``error``."""
     for line_no, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            parsed.append((line_no, parse_line(line, model)))
+            parsed = parse_line(line, model)
         except ValueError as exc:
             raise error(source, line_no, str(exc)) from None
-    return parsed
+        yield line_no, parsed
+
+
+def line_byte_cap(max_chars: int) -> int:
+    """The longest line worth reading when its text may hold ``max_chars`` characters: each
+    written as a JSON-escaped surrogate pair (12 bytes), plus room for the other fields.
+    """
+    return 12 * max_chars + OTHER_FIELDS_BYTES
+
+
+def read_lines(path: str | Path, max_line_bytes: int, error: type[JsonlLineError]) -> Iterator[str]:
+    """The file's lines, decoded, read one at a time; a line over ``max_line_bytes`` (its
+    newline aside) or one that is not UTF-8 raises ``error`` naming the file and the line.
+    """
+    source = str(path)
+    with Path(path).open("rb") as fh:
+        line_no = 0
+        while raw := fh.readline(max_line_bytes + 2):  # room for "\r\n" after a line of exactly the cap
+            line_no += 1
+            body = raw.rstrip(b"\r\n")
+            if len(body) > max_line_bytes:
+                raise error(source, line_no, f"line longer than {max_line_bytes} bytes")
+            try:
+                text = body.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise error(source, line_no, f"invalid UTF-8 at byte {exc.start + 1}") from None
+            yield text

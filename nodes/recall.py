@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from nodes.jsonl import JsonlLineError, NonBlankStr, OptionalIsoTime, parse_lines
+from nodes.jsonl import JsonlLineError, NonBlankStr, OptionalIsoTime, line_byte_cap, parse_lines, read_lines
 from nodes.layers.base import LayerEnv, MemoryLayer, Recalled
 
 OUTPUT_KINDS = ("message", "fact", "episode", "rule")
@@ -100,8 +100,8 @@ def recall_queries(
     """Output records, one per query, in input order. Validation happens before the first yield."""
     validate_kind(kind)
     if isinstance(path_or_lines, (str, Path)):
-        with Path(path_or_lines).open(encoding="utf-8") as fh:
-            queries = parse_queries(fh, source=str(path_or_lines))
+        cap = line_byte_cap(env.context.max_message_chars)
+        queries = parse_queries(read_lines(path_or_lines, cap, QueryLineError), source=str(path_or_lines))
     else:
         queries = parse_queries(path_or_lines)
     return _run(queries, env, layers, k, kind)

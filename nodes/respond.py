@@ -6,6 +6,10 @@ the model is offered the run's tools; a reply that calls them goes to the
 Then the model answers once more without tools, so a turn always ends on an
 answer, never on tool messages. The embedded tiny model gets no tools; its users
 reach the same operations through chat commands (/remember, /forget, /memories).
+
+Every call is fitted into the model's context window, and no model or server
+error ends the turn: it gets one clear line instead (nodes/model_call.py). When
+the memory block had to shrink to fit, the prompt kept in state is the one sent.
 """
 
 from __future__ import annotations
@@ -14,47 +18,22 @@ from collections.abc import Callable
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import (
-    AIMessage,
-    BaseMessage,
-    HumanMessage,
-    SystemMessage,
-    ToolMessage,
-    trim_messages,
-)
-from langchain_core.messages.utils import count_tokens_approximately
+from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
 from graph.context import Context
+from models.endpoint import first_line
 from models.loader import chat_tools_enabled, load_chat_model
 from nodes.env import context_of
+from nodes.model_call import Fit, call_model, failure_reply
+from nodes.request_fit import fit_request
 from nodes.tools.tool_node import ToolFactory, with_malformed_calls_kept
+from nodes.window import working_window
 
 MAX_TOOL_ROUNDS = 4
 NO_ANSWER = "I could not finish that with my tools; please ask again, perhaps more simply."
 
 __all__ = ["MAX_TOOL_ROUNDS", "ToolFactory", "make_respond", "working_window"]
-
-
-def working_window(messages: list[BaseMessage], budget_tokens: int) -> list[BaseMessage]:
-    """The current turn whole (its tool calls with their results), after the newest
-    earlier messages that fit the rest of the budget, starting on a human turn.
-    """
-    start = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=max(len(messages) - 1, 0))
-    turn = messages[start:]
-    room = budget_tokens - count_tokens_approximately(turn)
-    earlier = messages[:start]
-    if room <= 0 or not earlier:
-        return turn
-    kept = trim_messages(
-        earlier,
-        max_tokens=room,
-        token_counter=count_tokens_approximately,
-        strategy="last",
-        start_on="human",
-        allow_partial=False,
-    )
-    return [*kept, *turn]
 
 
 def tool_rounds(state: dict[str, Any]) -> int:
@@ -78,7 +57,11 @@ def make_respond(
 
     def respond(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
         ctx = context_of(runtime)
-        model = chat_model or load_chat_model(ctx.chat_model, ctx.max_new_tokens)
+        try:
+            model = chat_model or load_chat_model(ctx.chat_model, ctx.max_new_tokens)
+        except Exception as err:  # e.g. an openai: spec without a key; the turn still ends on a line
+            line = f"(The chat model {ctx.chat_model!r} cannot start: {first_line(err)}.)"
+            return {"messages": [failure_reply(line)], "tool_rounds": 0}
         rounds = tool_rounds(state)
         offer = (
             tool_factory is not None
@@ -86,15 +69,18 @@ def make_respond(
             and chat_tools_enabled(ctx.chat_model, ctx.chat_tools)
         )
         tools = list(tool_factory(runtime, state)) if offer and tool_factory else []
-        history = working_window(list(state.get("messages") or []), ctx.working_budget_tokens)
-        prompt: list[BaseMessage] = [SystemMessage(content=state.get("system_prompt") or ctx.persona), *history]
-        reply = (model.bind_tools(tools) if tools else model).invoke(prompt)
-        if tools and not (reply.tool_calls or reply.invalid_tool_calls or reply.text.strip()):
+
+        def fitted(offered: list[Any]) -> Fit:
+            return lambda window, squeeze: fit_request(state, ctx, window, offered, squeeze)
+
+        reply, sent = call_model(model, fitted(tools), ctx.context_window_tokens)
+        if sent.tools and not (reply.tool_calls or reply.invalid_tool_calls or reply.text.strip()):
             # Neither words nor calls: the llama.cpp server's function-calling format answers
             # this way whenever its model picks "message". Asked again without tools, it talks.
-            reply = model.invoke(prompt)
-        if tools and (reply.tool_calls or reply.invalid_tool_calls):
-            return {"messages": [with_malformed_calls_kept(reply)], "tool_rounds": rounds + 1}
-        return {"messages": [final_answer(reply, after_tools=rounds > 0)], "tool_rounds": 0}
+            reply, sent = call_model(model, fitted([]), ctx.context_window_tokens)
+        updates: dict[str, Any] = {"system_prompt": sent.system} if sent.memory_trimmed else {}
+        if sent.tools and (reply.tool_calls or reply.invalid_tool_calls):
+            return {**updates, "messages": [with_malformed_calls_kept(reply)], "tool_rounds": rounds + 1}
+        return {**updates, "messages": [final_answer(reply, after_tools=rounds > 0)], "tool_rounds": 0}
 
     return respond

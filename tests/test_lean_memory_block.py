@@ -131,9 +131,13 @@ def test_episode_summaries_keep_the_users_words_and_drop_assistant_filler() -> N
     assert "Assistant: Your booking reference is BK-4471." in text  # a detail only the assistant gave
 
 
-def test_a_session_of_user_filler_still_gets_a_summary() -> None:
-    session = [msg(0, "user", "hi"), msg(1, "assistant", "Hello there! The museum opens at nine on Mondays.")]
-    assert "museum" in EpisodicLayer().summarize(_env(HashEmbeddings(384)), session).text
+def test_a_session_whose_user_lines_do_not_score_is_never_summed_up_by_the_assistant() -> None:
+    """No fallback to the whole session (issue 25): the user's lines as said, or no episode at all."""
+    layer, env = EpisodicLayer(), _env(HashEmbeddings(384))
+    chat = [msg(0, "user", "hi"), msg(1, "assistant", "Hello there! The museum opens at nine on Mondays.")]
+    assert layer.summarize(env, chat) is None
+    told = [msg(0, "user", "I'm vegetarian."), msg(1, "assistant", "I don't have anything remembered about you yet.")]
+    assert layer.summarize(env, told).text == "User: I'm vegetarian."
 
 
 def test_the_same_words_said_on_several_days_are_shown_once() -> None:

@@ -16,6 +16,7 @@ What was checked, what conflicted and how many tries it took are kept in state
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -25,14 +26,17 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langgraph.runtime import Runtime
 
 from graph.context import Context
+from models.endpoint import first_line
 from models.loader import load_chat_model
 from nodes.check.memories import Check, gather_checks
+from nodes.commands import COMMAND_KEY
 from nodes.env import context_of
-from nodes.respond import working_window
+from nodes.window import working_window
 
 FLAG_PREFIX = "Memory check:"
 RETRY_TEMPERATURE = 0.7
 BASE_SEED = 1234
+log = logging.getLogger("memory.check")
 
 
 def find_conflicts(checks: list[Check], text: str) -> list[dict[str, Any]]:
@@ -78,6 +82,15 @@ def sampling_kwargs(model: BaseChatModel, attempt: int) -> dict[str, Any]:
     return {"seed": BASE_SEED + attempt, "temperature": RETRY_TEMPERATURE}
 
 
+def retry(model: BaseChatModel, prompt: list[BaseMessage], attempt: int) -> AIMessage | None:
+    """One regeneration, or None when the model or its server fails (the turn keeps its reply)."""
+    try:
+        return model.invoke(prompt, **sampling_kwargs(model, attempt))
+    except Exception as err:
+        log.warning("answer check retry failed: %s", first_line(err))
+        return None
+
+
 def _rank(conflicts: list[dict[str, Any]]) -> tuple[int, int]:
     return len(conflicts), sum(len(c["items"]) for c in conflicts)
 
@@ -92,6 +105,8 @@ def make_check(chat_model: BaseChatModel | None = None) -> Callable[..., dict[st
     def check(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
         ctx = context_of(runtime)
         found = _reply(list(state.get("messages") or []))
+        if found is not None and COMMAND_KEY in (found[1].additional_kwargs or {}):
+            found = None  # the agent's own line about a model failure: nothing to check
         if not ctx.check_answers or found is None:
             return {"answer_check": {"enabled": ctx.check_answers, "checked": [], "unchecked": [], "tries": [],
                                      "retries": 0, "conflicts": [], "flagged": False, "check_ms": 0.0}}
@@ -106,7 +121,9 @@ def make_check(chat_model: BaseChatModel | None = None) -> Callable[..., dict[st
         if conflicts and ctx.check_retries > 0:
             model = chat_model or load_chat_model(ctx.chat_model, ctx.max_new_tokens)
             for attempt in range(ctx.check_retries):
-                out = model.invoke(retry_prompt(state, ctx, reminders), **sampling_kwargs(model, attempt))
+                out = retry(model, retry_prompt(state, ctx, reminders), attempt)
+                if out is None:
+                    break  # the model failed: keep the best reply so far, with its flag
                 t0 = time.perf_counter()
                 again = find_conflicts(checks, out.text) if out.text.strip() else best
                 spent += time.perf_counter() - t0

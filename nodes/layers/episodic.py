@@ -110,23 +110,31 @@ class EpisodicLayer(LayerBase):
 
     # -- write policy ---------------------------------------------------------------
     def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> dict[str, Any] | None:
-        if any(m.text.strip() for m in session):
-            self.save(env, self.summarize(env, session))
+        episode = self.summarize(env, session) if any(m.text.strip() for m in session) else None
+        if episode is not None:
+            self.save(env, episode)
         return None
 
-    def summarize(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> Episode:
-        """The episode for ``session`` (non-empty); importance and keywords need no LLM."""
+    def summarize(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> Episode | None:
+        """The episode for ``session``; importance and keywords need no LLM. None when the
+        session holds nothing of the user's and no detail of the assistant's: filler is no episode.
+        """
         lines = [f"{'User' if m.role == 'user' else 'Assistant'}: {m.text}" for m in session]
         text, summarizer = None, "extractive"
         if self.use_llm and env.chat_model is not None:
             text, summarizer = model_summary(env.chat_model, EPISODE_SUMMARY_PROMPT, "\n".join(lines)), "llm"
         if not text:
-            weights = {"Assistant": ASSISTANT_WEIGHT}
-            # The user's words first; the whole session only when they hold nothing worth keeping.
-            text = extractive_summary(summary_lines(session), SUMMARY_MAX_WORDS, weights) or extractive_summary(
-                lines, SUMMARY_MAX_WORDS, weights
-            )
+            picked = summary_lines(session)
+            # The best of the user's words, with the assistant's details beside them. When no user line
+            # scores, the user's lines that hold a content word, as said, or nothing: never the assistant
+            # alone, whose lines would be recalled, and counted as used, as if they were the user's memory.
+            text = extractive_summary(picked, SUMMARY_MAX_WORDS, {"Assistant": ASSISTANT_WEIGHT})
+            if not any(line.startswith("User: ") for line in text.splitlines()):
+                told = [line for line in picked if line.startswith("User: ") and content_words(line[6:])]
+                text = _first_words(told, SUMMARY_MAX_WORDS)
             summarizer = "extractive"
+        if not text:
+            return None
         return Episode(
             text=ensure_verbatim(text, [m.text for m in session]),
             importance=importance(session),
@@ -205,6 +213,16 @@ def summary_lines(session: Sequence[LoggedMessage]) -> list[str]:
         if news:
             lines.append("Assistant: " + " ".join(news))
     return lines
+
+
+def _first_words(lines: Sequence[str], max_words: int) -> str:
+    """The first ``lines`` whole, as many as fit ``max_words`` (at least one)."""
+    kept: list[str] = []
+    for line in lines:
+        if kept and sum(len(k.split()) for k in kept) + len(line.split()) > max_words:
+            break
+        kept.append(line)
+    return "\n".join(kept)
 
 
 def importance(session: Sequence[LoggedMessage]) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 from langgraph.store.base import BaseStore, Item
 
 from nodes import clock
+from nodes.layers.scoring import parse_time
 from nodes.privacy.consent import is_memory_enabled
 from nodes.tools.memory_files import MemoryFiles
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, THREADS, UserScope
@@ -97,12 +98,28 @@ def _text_of(entry: dict[str, Any]) -> str:
     return "; ".join(fields) or entry["key"]
 
 
+def said_on(entry: dict[str, Any]) -> str:
+    """The day an exported item was said (its messages' time), not the day it was stored: an episode's
+    ``time``, a fact's or rule's own ``updated_at`` (the time of the message that last said it); the
+    store's dates only for an item that records neither. "" when there is no date at all.
+    """
+    value = entry.get("value") or {}
+    for stamp in (value.get("time"), value.get("updated_at"), entry.get("updated_at"), entry.get("created_at")):
+        try:
+            when = parse_time(stamp) if isinstance(stamp, str) else None
+        except ValueError:
+            continue
+        if when is not None:
+            return when.date().isoformat()
+    return ""
+
+
 def _section(title: str, entries: list[dict[str, Any]], lines: list[str]) -> None:
     if not entries:
         return
     lines.append(f"{title}:")
     for entry in entries[:SHOWN_PER_SECTION]:
-        day = (entry.get("updated_at") or entry.get("created_at") or "")[:10]
+        day = said_on(entry)
         lines.append(f"  - {_text_of(entry)}" + (f" ({day})" if day else ""))
     if len(entries) > SHOWN_PER_SECTION:
         lines.append(f"  … and {len(entries) - SHOWN_PER_SECTION} more")

@@ -4,7 +4,10 @@ Expiry reads each item's own ``expires_at`` against the pass's clock (``env.now`
 so simulated time works), deletes through the gate, then scrubs the user's
 namespaces so the deleted bytes leave the FAISS files, the FTS index and the WAL
 (``MemoryGate.scrub``). The store's own TTL sweeper, which runs on wall-clock
-time, still removes what carries a store TTL.
+time, still removes what carries a store TTL. ``memory-agent expire`` runs this
+step's expiry for every user (``expire_everyone``), so it and upkeep agree on
+what has expired: an imported episode dated a year ago carries a store TTL
+counted from its import, but its ``expires_at`` from when it was said.
 
 Review: a profile slot that can change over a life (diet, where the user lives,
 work, relationship) gets ``review_at`` = last confirmed + ``upkeep_review_days``.
@@ -17,11 +20,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
+from langgraph.store.base import BaseStore
+
 from nodes.layers.base import LayerEnv
 from nodes.layers.scoring import parse_time
 from nodes.upkeep.items import all_items, expired, pause, read_state, write_state
 from nodes.upkeep.report import StepReport
-from stores.namespaces import EPISODES, FACTS, PROFILE
+from stores.namespaces import EPISODES, FACTS, PROFILE, ROOT, UserScope
 
 REVIEWED_SLOTS = frozenset({"diet", "location", "occupation", "employer", "relationship_status"})
 EXPIRING_KINDS = (EPISODES, FACTS)
@@ -46,6 +52,15 @@ def expire_step(env: LayerEnv, *, dry_run: bool, review: bool = True) -> StepRep
     if review:
         report.add("review dates set", _review_dates(env, dry_run))
     return report
+
+
+def expire_everyone(store: BaseStore, context: Any, embeddings: Embeddings) -> int:
+    """Every user's items past their ``expires_at`` (at the clock's now), deleted and scrubbed; how many."""
+    removed = 0
+    for namespace in store.list_namespaces(prefix=(ROOT,), max_depth=2):
+        env = LayerEnv(store=store, scope=UserScope(namespace[1]), context=context, embeddings=embeddings)
+        removed += sum(expire_step(env, dry_run=False, review=False).counts.values())
+    return removed
 
 
 def review_due(record: dict[str, Any], days: float) -> str | None:

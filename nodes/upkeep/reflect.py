@@ -20,6 +20,7 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field, ValidationError
 
 from graph.prompts import REFLECT_PROMPT
+from models.endpoint import first_line
 from models.loader import EMBEDDED_CHAT
 from nodes.extract.base import CandidateFact
 from nodes.layers.base import LayerEnv
@@ -65,12 +66,17 @@ def reflect_step(env: LayerEnv, *, dry_run: bool, model: BaseChatModel | None = 
     if dry_run:
         report.note = f"importance {total:g}: would reflect"
         return report
-    if model is None:
-        from models.loader import load_chat_model
-
-        model = load_chat_model(env.context.chat_model, 400)
     memories = sorted(fresh, key=lambda v: -float(v.get("importance", 0)))[:MAX_MEMORIES]
-    for insight in _ask(model, memories):
+    try:
+        if model is None:
+            from models.loader import load_chat_model
+
+            model = load_chat_model(env.context.chat_model, 400)
+        insights = _ask(model, memories)
+    except Exception as err:  # no key, no server, a 500: the pass keeps what the other steps did
+        report.note = f"skipped: the chat model failed ({first_line(err)}); the next pass tries again"
+        return report
+    for insight in insights:
         cited = [memories[n - 1] for n in dict.fromkeys(insight.evidence) if 1 <= n <= len(memories)]
         if len(cited) < 2 or contains_secret(insight.text):
             continue
