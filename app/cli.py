@@ -44,7 +44,6 @@ def _chat_help() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for the ``memory-agent`` command and its subcommands."""
-
     p = argparse.ArgumentParser(
         prog="memory-agent",
         description="A LangGraph agent with long-term memory that runs offline on embedded models.",
