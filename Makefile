@@ -8,6 +8,7 @@ PIP := $(PY) -m pip
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
+export OMP_WAIT_POLICY := PASSIVE
 # llama.cpp (only for `make llamacpp` and the tests) is built from source. Its default,
 # -march=native, runs only on CPUs like the builder's; these flags run on any x86-64 CPU
 # with AVX2 (2013 on), and plain armv8 on arm64. The build skips pip's wheel cache, which

@@ -178,7 +178,7 @@ def test_forget_and_delete_user_still_work_with_memory_off(ctx: Context, backend
     scope = UserScope(ctx.user_id)
     with MemoryAgent(ctx) as agent:
         agent.say("Hello there.", "t1")
-        agent.say("My locker code word is zebra-77.", "t1")
+        agent.say("We named the new zoo zebra zebra-77.", "t1")
         agent.say("I also like green tea.", "t1")
         set_memory_enabled(agent.store, scope, False)
         report = agent.forget("zebra-77")

@@ -240,7 +240,7 @@ def test_forgetting_a_logged_message_keeps_and_reindexes_its_neighbours(tmp_path
     now = datetime(2026, 1, 5, tzinfo=UTC)
     turn = [
         LoggedMessage(id="m1", thread="t", time=now, role="user", text="We planned the trip."),
-        LoggedMessage(id="m2", thread="t", time=now, role="user", text="My locker code is zebra-77."),
+        LoggedMessage(id="m2", thread="t", time=now, role="user", text="We named the new zoo zebra zebra-77."),
         LoggedMessage(id="m3", thread="t", time=now, role="assistant", text="Noted, enjoy the trip."),
     ]
     MessageLogLayer().on_turn(env, turn)

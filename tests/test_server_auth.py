@@ -219,7 +219,7 @@ def test_alice_forgets_through_the_store(server: dict[str, Any]) -> None:
     async def go() -> None:
         alice = _client(server["url"], "tok-a")
         thread = (await alice.threads.create())["thread_id"]
-        await _run(alice, thread, SCRIPTED, input=_say("My locker code is 4711."))
+        await _run(alice, thread, SCRIPTED, input=_say("My lucky number is 4711."))
         mine = [i for i in await _items(alice, ["users", "alice"]) if _mentions(i, "4711")]
         assert mine
         for item in mine:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from pydantic import PrivateAttr
 
 from app.runtime import MemoryAgent
@@ -26,8 +25,8 @@ class FailsFirst(ScriptedChatModel):
 
 def test_a_failed_first_turn_does_not_lock_the_owner_out(ctx: Context) -> None:
     with MemoryAgent(ctx, chat_model=FailsFirst(responses=["Noted."])) as agent:
-        with pytest.raises(RuntimeError, match="provider unavailable"):
-            agent.say("Hello, I'm planning a trip.", "t1")
+        failed = agent.say("Hello, I'm planning a trip.", "t1").reply  # a model error is one line, not a crash
+        assert failed.startswith("(The chat model failed")
         assert agent.say("Hello again.", "t1").reply == "Noted."
         texts = [m.text for m in agent.thread_messages("t1")]
         assert texts[-2:] == ["Hello again.", "Noted."]
