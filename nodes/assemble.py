@@ -9,17 +9,22 @@ from langgraph.runtime import Runtime
 from graph.context import Context
 from nodes import clock
 from nodes.env import context_of
+from nodes.knowledge.prompt import knowledge_block
 from nodes.prompt import render_system_prompt
 
 
 def memory_prompt(ctx: Context, recalled: list[dict[str, Any]], summary: str = "") -> str:
-    """The system prompt for ``recalled`` memories: the block ``assemble`` puts before the model."""
+    """The system prompt for ``recalled`` memories and passages: the block ``assemble`` puts before the model.
+
+    Memories and knowledge have separate budgets, so a long document never crowds out the profile.
+    """
     return render_system_prompt(
         ctx.persona,
         recalled,
         summary,
         clock.now(),  # MEMORY_NOW / --now moves the prompt's date too
         ctx.memory_budget_tokens,
+        knowledge_block(recalled, ctx.knowledge_budget_tokens),
     )
 
 
