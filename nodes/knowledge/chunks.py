@@ -1,7 +1,7 @@
 """Documents into chunks: Markdown headings become sections, long sections become passages.
 
 ``langchain-text-splitters`` does both steps: ``MarkdownHeaderTextSplitter`` keeps
-each chunk's heading path ("Returns > Time limits"), which recall cites, and
+each chunk's heading path ("Returns / Time limits"), which recall cites, and
 ``RecursiveCharacterTextSplitter`` cuts a long section at paragraph, then line,
 then sentence boundaries, with a small overlap so an answer split across a
 boundary is still found whole in one chunk.
@@ -32,6 +32,6 @@ def split_document(text: str) -> list[Chunk]:
     cutter = RecursiveCharacterTextSplitter(chunk_size=CHUNK_CHARS, chunk_overlap=OVERLAP_CHARS)
     out: list[Chunk] = []
     for section in sections:
-        heading = " > ".join(section.metadata[k] for _, k in _HEADERS if section.metadata.get(k))
+        heading = " / ".join(section.metadata[k] for _, k in _HEADERS if section.metadata.get(k))
         out.extend(Chunk(heading, piece.strip()) for piece in cutter.split_text(section.page_content) if piece.strip())
     return out
