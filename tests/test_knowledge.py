@@ -160,9 +160,9 @@ def test_the_write_gate_lets_users_read_knowledge_and_write_none(tmp_path: Path,
                       lambda: gate.delete(KNOWLEDGE_CHUNKS, gate.search(KNOWLEDGE_CHUNKS, limit=1)[0].key)):
             with pytest.raises(KnowledgeReadOnly):
                 write()
-        from nodes.layers.base import LayerEnv
         from graph.context import Context
         from models.loader import load_embeddings
+        from nodes.layers.base import LayerEnv
 
         env = LayerEnv(store=store, scope=UserScope("alice"), context=Context(user_id="alice"),
                        embeddings=load_embeddings("hash:384"))
