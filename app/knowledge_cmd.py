@@ -57,12 +57,13 @@ def _add(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from nodes.knowledge.base import add_file
-    from nodes.knowledge.sources import Refused, Unreadable, candidates
+    from nodes.knowledge.sources import Refused, Skipped, Unreadable, candidates
 
     found = list(candidates(args.paths))
     counts: Counter[str] = Counter()
     refused = [f for f in found if isinstance(f, Refused)]
-    files = [f for f in found if not isinstance(f, Refused)]
+    skipped = sum(isinstance(f, Skipped) for f in found)
+    files = [f for f in found if not isinstance(f, (Refused, Skipped))]
     bar = tqdm(files, desc="knowledge add", unit="file", file=sys.stderr,
                disable=args.no_progress or not sys.stderr.isatty())
     with _store(args) as store:
@@ -74,7 +75,8 @@ def _add(args: argparse.Namespace) -> int:
     for r in refused:
         tqdm.write(str(r), file=sys.stderr)
     print(f"knowledge: {counts['added']} added, {counts['replaced']} replaced, "
-          f"{counts['unchanged']} unchanged, {len(refused)} refused")
+          f"{counts['unchanged']} unchanged, {len(refused)} refused"
+          + (f", {skipped} skipped (not text, Markdown, HTML or PDF)" if skipped else ""))
     return 1 if refused else 0
 
 

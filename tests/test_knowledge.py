@@ -100,6 +100,7 @@ def test_a_changed_file_gives_exactly_its_new_chunks_and_an_unchanged_one_is_ski
 def test_bad_inputs_get_one_line_each_and_nothing_half_stored(tmp_path: Path, docs: Path) -> None:
     data = tmp_path / "data"
     (docs / "empty.txt").write_bytes(b"")
+    (docs / "tool.py").write_text("print('code is no document')\n")  # in a folder: skipped, not refused
     (docs / "scan.pdf").write_bytes(os.urandom(4096))
     with (docs / "huge.txt").open("wb") as fh:
         fh.truncate(50 * 1024 * 1024)  # a 50 MB file (sparse: the size check comes before any read)
@@ -118,7 +119,7 @@ def test_bad_inputs_get_one_line_each_and_nothing_half_stored(tmp_path: Path, do
     assert "symlink loop" in reasons[str(docs / "loop.md")]
     assert "outside" in reasons[str(docs / "escape.md")]
     assert "no such file" in reasons[str(tmp_path / "missing.md")]
-    assert "2 added" in done.stdout and "6 refused" in done.stdout
+    assert "2 added" in done.stdout and "6 refused" in done.stdout and "1 skipped" in done.stdout
     listed = _cli(data, "knowledge", "list").stdout.splitlines()
     assert sorted(Path(line.split("\t")[0]).name for line in listed) == ["returns.md", "ship.html"]
     assert _files_with(data, b"secretmarker") == []

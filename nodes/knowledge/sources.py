@@ -1,6 +1,7 @@
 """Which files ``knowledge add`` reads, and their text: text, Markdown, HTML and PDF.
 
-A folder is walked recursively without following links out of it. Every file that
+A folder is walked recursively without following links out of it; its files of
+other types (code, images) are skipped and counted. Every file that
 cannot be read becomes a ``Refused`` with one line saying why (empty, not text,
 not a PDF, too large, a link loop, outside the folder, an unknown type), before
 anything is stored, so a bad file is never half-stored.
@@ -33,12 +34,23 @@ class Refused:
         return f"refused {self.path}: {self.reason}"
 
 
+@dataclass(frozen=True)
+class Skipped:
+    """A file in a folder that is no document type (code, images...): counted, not refused."""
+
+    path: str
+
+
 class Unreadable(ValueError):
     """A file's content cannot become a document."""
 
 
-def candidates(paths: list[str]) -> Iterator[Path | Refused]:
-    """Every file named or found under a named folder, or why a path was refused."""
+def candidates(paths: list[str]) -> Iterator[Path | Refused | Skipped]:
+    """Every file named or found under a named folder, or why a path was refused.
+
+    A file named on the command line is read whatever its type (and refused if it is
+    none we read); one found in a folder is skipped when its suffix is no document type.
+    """
     for given in paths:
         path = Path(given)
         try:
@@ -55,13 +67,16 @@ def candidates(paths: list[str]) -> Iterator[Path | Refused]:
             yield real
 
 
-def _walk(shown: Path, root: Path) -> Iterator[Path | Refused]:
+def _walk(shown: Path, root: Path) -> Iterator[Path | Refused | Skipped]:
     for folder, dirs, files in os.walk(root):  # links to folders are not followed
         dirs.sort()
         for name in sorted(files) + sorted(d for d in dirs if (Path(folder) / d).is_symlink()):
             entry = Path(folder) / name
             label = str(shown / entry.relative_to(root))
             if name.startswith("."):
+                continue
+            if entry.suffix.lower() not in SUFFIXES and not entry.is_symlink():
+                yield Skipped(label)
                 continue
             try:
                 real = entry.resolve(strict=True)
