@@ -1,4 +1,5 @@
-"""`memory-agent`: chat, demo, import, recall, memories, forget, delete-user, memory-on/off, expire, upkeep, mcp.
+"""`memory-agent`: chat, demo, import, recall, memories, forget, delete-user, memory-on/off, expire, upkeep, mcp,
+knowledge.
 
 Every subcommand shares ``--data-dir`` (env MEMORY_DATA_DIR, default ./data) and
 takes the user id from ``--user`` (env MEMORY_USER_ID): configuration, never
@@ -103,6 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
     s.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
     s.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+    from app.knowledge_cmd import add_parser as add_knowledge_parser
+
+    add_knowledge_parser(sub)
     return p
 
 

@@ -213,3 +213,11 @@ def mcp(args: argparse.Namespace) -> int:
         else:
             run_stdio(memory, args.user)
     return 0
+
+
+@command("knowledge")
+def knowledge(args: argparse.Namespace) -> int:
+    """``knowledge``: the operator adds, lists, removes and searches the shared documents."""
+    from app.knowledge_cmd import run
+
+    return run(args)

@@ -21,7 +21,10 @@ where it says so):
 - store: only namespaces under the caller's root (``UserScope``); listing with
   no prefix (or just ``("users",)``) is narrowed to the caller's own; a put
   passes the write gate (``MemoryGate.aadmit``): size, provenance, consent, and
-  its secrets are redacted (rewritten) before it is stored;
+  its secrets are redacted (rewritten) before it is stored; the shared
+  knowledge base (``("knowledge", ...)``) is read by every caller and written
+  or deleted only by an identity in ``MEMORY_AUTH_OPERATORS`` (never while the
+  server runs open);
 - anything else (a resource this file does not know) is refused.
 
 Whether auth is on or not, a run's (or cron's) input must fit the server's
@@ -33,6 +36,7 @@ listed by ``GET /threads/{id}/runs``) while the server redacts input.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,13 +48,14 @@ from graph.identity import AUTHENTICATED
 from graph.limits import InputTooLarge, check_run_input
 from nodes.privacy.scrub import redact_deep
 from nodes.write_gate import MemoryGate, MemoryOff, OutsideScope, TooLarge, WriteRefused
-from stores.namespaces import ROOT, InvalidUserId, UserScope, user_of_label
+from stores.namespaces import ROOT, InvalidUserId, UserScope, is_knowledge, user_of_label
 
 __all__ = ["auth", "use_verifier"]
 
 log = logging.getLogger("memory.auth")
 auth = Auth()
 
+OPERATORS_ENV = "MEMORY_AUTH_OPERATORS"  # comma-separated user ids that may write knowledge over HTTP
 OPEN_USER: Auth.types.MinimalUserDict = {"identity": "anonymous", "is_authenticated": False, "permissions": []}
 SYSTEM = {"created_by": "system"}  # how the server marks the assistants it makes from langgraph.json
 
@@ -226,6 +231,8 @@ async def own_namespaces(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
     """Store access only under the caller's root; a put passes the write gate."""
     caller = _caller(ctx)
     namespace = tuple(value.get("namespace") or ())
+    if is_knowledge(namespace):
+        return _knowledge_access(ctx.action, caller)
     if caller is not None:
         mine = UserScope(caller).root
         if ctx.action == "list_namespaces" and namespace in ((), (ROOT,)):
@@ -235,6 +242,21 @@ async def own_namespaces(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
             raise _refuse(403, f"namespace {list(namespace)} is not under {list(mine)}")
     if ctx.action == "put" and value.get("value") is not None and namespace[:1] == (ROOT,):
         value["value"] = await _gated(caller, namespace, value)
+    return None
+
+
+def operators() -> frozenset[str]:
+    """The identities allowed to write the shared knowledge base over HTTP (``MEMORY_AUTH_OPERATORS``)."""
+    return frozenset(u.strip() for u in os.environ.get(OPERATORS_ENV, "").split(",") if u.strip())
+
+
+def _knowledge_access(action: str, caller: str | None) -> None:
+    """Every caller reads the knowledge base; only an authenticated operator writes or deletes there."""
+    if action in ("get", "search", "list_namespaces"):
+        return None
+    if caller is None or caller not in operators():
+        raise _refuse(403, "the knowledge base is written only by the operator (memory-agent knowledge add, "
+                           f"or an identity in {OPERATORS_ENV} under server auth)")
     return None
 
 

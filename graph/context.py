@@ -77,6 +77,10 @@ class Context:
     )
     keep_last_messages: int = field(default=6, metadata=_meta("Messages always kept verbatim when compacting."))
     memory_budget_tokens: int = field(default=800, metadata=_meta("Tokens of recalled memories allowed in the prompt."))
+    knowledge_budget_tokens: int = field(
+        default=600,
+        metadata=_meta("Tokens of shared-document passages allowed in the prompt (apart from the memory budget)."),
+    )
     top_k: int = field(default=5, metadata=_meta("Memories recalled per layer."))
     score_floor: float = field(default=0.15, metadata=_meta("Recalled memories scoring below this are dropped."))
     preset: str = field(
@@ -158,7 +162,7 @@ class Context:
             raise ValueError(f"unknown preset {self.preset!r}; expected one of {sorted(PRESETS)}")
         if self.chat_tools not in ("auto", "on", "off"):
             raise ValueError(f"chat_tools must be 'auto', 'on' or 'off', not {self.chat_tools!r}")
-        if self.max_message_chars <= 0 or self.memory_budget_tokens <= 0:
+        if self.max_message_chars <= 0 or self.memory_budget_tokens <= 0 or self.knowledge_budget_tokens <= 0:
             raise ValueError("budgets must be positive")
         if self.context_window_tokens < 0:
             raise ValueError("context_window_tokens must be 0 (ask the server) or more")

@@ -9,15 +9,18 @@ from langgraph.runtime import Runtime
 from graph.context import Context
 from nodes import clock
 from nodes.env import context_of
+from nodes.knowledge.prompt import knowledge_block
 from nodes.prompt import render_system_prompt
 
 
 def memory_prompt(
     ctx: Context, recalled: list[dict[str, Any]], summary: str = "", memory_budget_tokens: int | None = None
 ) -> str:
-    """The system prompt for ``recalled`` memories, with a memory block of at most ``memory_budget_tokens``
-    (the context's budget by default; respond renders it again with less when the request must fit a
-    small context window). The MCP prompt ``memory_block`` returns the same text.
+    """The system prompt for ``recalled`` memories and passages, with a memory block of at most
+    ``memory_budget_tokens`` (the context's budget by default; respond renders it again with less when
+    the request must fit a small context window). The MCP prompt ``memory_block`` returns the same text.
+
+    Memories and knowledge have separate budgets, so a long document never crowds out the profile.
     """
     return render_system_prompt(
         ctx.persona,
@@ -25,6 +28,7 @@ def memory_prompt(
         summary,
         clock.now(),  # MEMORY_NOW / --now moves the prompt's date too
         ctx.memory_budget_tokens if memory_budget_tokens is None else memory_budget_tokens,
+        knowledge_block(recalled, ctx.knowledge_budget_tokens),
     )
 
 

@@ -237,7 +237,11 @@ def volatile_part(recalled: list[dict[str, Any]], summary: str, now: datetime, b
 
 
 def render_system_prompt(
-    persona: str, recalled: list[dict[str, Any]], summary: str, now: datetime, budget_tokens: int
+    persona: str, recalled: list[dict[str, Any]], summary: str, now: datetime, budget_tokens: int,
+    knowledge: str = "",
 ) -> str:
-    """The full system prompt: the stable (cacheable) prefix, then the volatile part."""
-    return stable_prefix(persona, recalled) + "\n\n" + volatile_part(recalled, summary, now, budget_tokens)
+    """The full system prompt: the stable (cacheable) prefix, the ``knowledge`` block
+    (nodes/knowledge/prompt.py, its own budget), then the volatile part.
+    """
+    middle = knowledge + "\n\n" if knowledge else ""
+    return stable_prefix(persona, recalled) + "\n\n" + middle + volatile_part(recalled, summary, now, budget_tokens)

@@ -14,7 +14,11 @@ store API admits a client's put through ``aadmit``. For every op:
   string in it redacted (``nodes/privacy/secrets.py``), must carry provenance
   (``sources``; a logged message's own ``id``) and must fit the size limits;
 - deletes always pass (forget and delete-user work with memory off); reads
-  pass through.
+  pass through;
+- the shared knowledge base (``KNOWLEDGE_ROOT``) is read-only: every user may
+  get and search it, and every put or delete there is refused with
+  ``KnowledgeReadOnly``. Only the operator's path (``nodes/knowledge/``, on the
+  raw store, run by ``memory-agent knowledge``) writes it.
 
 A refused batch writes nothing: every op is checked before the raw store sees
 the batch. The consent switch is read at most once per gate (gates live for
@@ -38,37 +42,21 @@ from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, Op, PutOp, 
 from nodes.privacy.consent import MEMORY_SWITCH_KEY, is_memory_enabled, switch_value
 from nodes.privacy.scrub import redact_deep, strings_in
 from nodes.privacy.secrets import redact
-from stores.namespaces import MESSAGES, SETTINGS, THREADS, UserScope
+from nodes.write_refusals import (  # noqa: F401  (re-exported: callers import the refusals from the gate)
+    KnowledgeReadOnly,
+    MemoryOff,
+    MissingProvenance,
+    OutsideScope,
+    TooLarge,
+    WriteRefused,
+)
+from stores.namespaces import MESSAGES, SETTINGS, THREADS, UserScope, is_knowledge
 
 BOOKKEEPING = frozenset({SETTINGS, THREADS})
 MAX_VALUE_BYTES = 256 * 1024  # one item as JSON; a logged message with its neighbours is ~25 KB at most
 MAX_STRING_CHARS = 64 * 1024  # one string in a value
 
 Change = Callable[[dict[str, Any] | None], dict[str, Any] | None]
-
-
-class WriteRefused(ValueError):
-    """A write the gate refused; nothing of the batch was stored."""
-
-
-class OutsideScope(WriteRefused):
-    """An op named a namespace outside the gate's user."""
-
-
-class MemoryOff(WriteRefused):
-    """The user switched long-term memory off."""
-
-    def __init__(self, user_id: str) -> None:
-        super().__init__("long-term memory is off for this user; nothing was saved")
-        self.user_id = user_id
-
-
-class MissingProvenance(WriteRefused):
-    """A memory without the message ids it came from."""
-
-
-class TooLarge(WriteRefused):
-    """A value or string over the gate's size limits."""
 
 
 _fallback_locks: weakref.WeakKeyDictionary[BaseStore, threading.Lock] = weakref.WeakKeyDictionary()
@@ -230,9 +218,9 @@ class MemoryGate(BaseStore):
 
     def _check(self, op: Op, enabled: Callable[[], bool]) -> Op:
         if isinstance(op, GetOp):
-            self._in_scope(op.namespace)
+            self._readable(op.namespace)
         elif isinstance(op, SearchOp):
-            self._in_scope(op.namespace_prefix)
+            self._readable(op.namespace_prefix)
         elif isinstance(op, ListNamespacesOp):
             prefixes = [c.path for c in op.match_conditions or () if c.match_type == "prefix"]
             if not any(tuple(p[:2]) == self.scope.root for p in prefixes):
@@ -253,8 +241,18 @@ class MemoryGate(BaseStore):
             raise TypeError(f"unknown store operation {type(op).__name__}")
         return op
 
+    def _readable(self, namespace: Sequence[str]) -> None:
+        """Reads stay in the user's scope, or in the knowledge base every user shares."""
+        if not is_knowledge(tuple(namespace)):
+            self._in_scope(namespace)
+
     def _in_scope(self, namespace: Sequence[str]) -> tuple[str, ...]:
         ns = tuple(namespace)
+        if is_knowledge(ns):
+            raise KnowledgeReadOnly(
+                f"namespace {ns} is the shared knowledge base: only the operator writes it "
+                "(memory-agent knowledge add/remove); nothing was done"
+            )
         if ns[:2] != self.scope.root:
             raise OutsideScope(
                 f"namespace {ns} is outside user {self.scope.user_id!r}'s memory {self.scope.root}; nothing was done"

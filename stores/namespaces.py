@@ -28,6 +28,18 @@ SETTINGS = "settings"
 
 ALL_KINDS = (FACTS, PROFILE, PROFILE_HISTORY, EPISODES, RULES, MESSAGES, THREADS, SETTINGS)
 
+# Knowledge: documents the operator shared with every user (nodes/knowledge/). Its root is
+# outside ``ROOT``, so no user's scope, export, forget or delete-user can reach it; every
+# user reads it, and only the operator's ``memory-agent knowledge`` command writes it.
+KNOWLEDGE_ROOT = "knowledge"
+KNOWLEDGE_CHUNKS = (KNOWLEDGE_ROOT, "chunks")  # indexed passages, one item per chunk
+KNOWLEDGE_DOCS = (KNOWLEDGE_ROOT, "docs")  # one unindexed record per document: its hash and chunk keys
+
+
+def is_knowledge(namespace: tuple[str, ...]) -> bool:
+    """Whether ``namespace`` (or prefix) lies in the shared knowledge base."""
+    return tuple(namespace[:1]) == (KNOWLEDGE_ROOT,)
+
 MAX_USER_ID_CHARS = 256
 # Characters a label keeps as they are. Every other character (and a leading one
 # outside letters and digits) becomes ``~`` and two hex digits per UTF-8 byte.

@@ -167,6 +167,17 @@ def test_example_custom_verifier() -> None:
         use_verifier(before)
 
 
+def test_example_knowledge(offline: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """The knowledge lines run in order on one fresh data dir: the repository's own docs become the knowledge base."""
+    from app.cli import main
+
+    monkeypatch.chdir(ROOT)
+    for words in cli_lines(example("knowledge").code):
+        assert main(words[1:]) == 0, f"{shlex.join(words)}: {capsys.readouterr().err}"
+    out = capsys.readouterr().out
+    assert "privacy.md" in out and "removed" in out  # search cited it, then it was removed
+
+
 def test_example_cli(offline: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
     """The CLI lines run in order on one fresh data dir, in this process (the CLI's own ``main``)."""
     from app.cli import main

@@ -7,6 +7,9 @@ what our layers rely on from the local store:
   (``search.py``, ``lexical.py``); the message log depends on lexical matches;
 - a put that changes which fields are indexed (``index=False``, another field list)
   drops the item's stale vectors and lexemes; PostgresStore leaves them behind;
+- a ``batch`` is one transaction, as on the local store: PostgresStore pipelines an
+  autocommit connection, where a put's deletes and inserts could commit apart (a
+  replaced document's old and new chunks both visible, or neither: nodes/knowledge/base.py);
 - ``atomic_update`` (the write gate's profile updates) is one transaction, serialised
   per item by an advisory lock, across processes and workers;
 - ``scrub``/``purge``/``expire`` make deletions physical: ``VACUUM FULL`` rewrites the
@@ -17,12 +20,14 @@ what our layers rely on from the local store:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from langgraph.store.base import PutOp, Result, SearchOp, get_text_at_path, tokenize_path
 from langgraph.store.postgres import PostgresStore
 from psycopg import Cursor
+from psycopg.rows import DictRow, dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
@@ -62,6 +67,17 @@ class HybridPostgresStore(PostgresStore):
                         cur.execute(ddl)
             finally:
                 lock_conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK,))
+
+    @contextmanager
+    def _cursor(self, *, pipeline: bool = False) -> Iterator[Cursor[DictRow]]:
+        """A batch's cursor (``pipeline``) inside one explicit transaction on one pooled connection."""
+        if not pipeline:
+            with super()._cursor() as cur:
+                yield cur
+            return
+        with self.conn.connection() as conn, conn.transaction():  # type: ignore[union-attr]
+            with conn.cursor(binary=True, row_factory=dict_row) as cur:
+                yield cur
 
     # -- writes ------------------------------------------------------------------------
 
