@@ -9,8 +9,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from app.flags import context_from
 from app.runtime import MemoryAgent
-from graph.context import Context, parse_setting
+from graph.context import parse_setting
 
 Handler = Callable[[argparse.Namespace], int]
 USER_ENV = "MEMORY_USER_ID"
@@ -24,19 +25,6 @@ def command(name: str) -> Callable[[Handler], Handler]:
         return fn
 
     return register
-
-
-def context_from(args: argparse.Namespace, **extra: object) -> Context:
-    """A Context from flags (``--set`` first, named flags over it), falling back to env/.env for the rest."""
-    named = {
-        "user_id": getattr(args, "user", None),
-        "data_dir": args.data_dir,
-        "chat_model": args.chat_model,
-        "embedding_model": args.embedding_model,
-        **extra,
-    }
-    settings = dict(parse_setting(assignment) for assignment in getattr(args, "set", None) or ())
-    return Context(**{**settings, **{k: v for k, v in named.items() if v is not None}})
 
 
 def _agent(args: argparse.Namespace, **extra: object) -> MemoryAgent:

@@ -14,7 +14,7 @@ import json
 import subprocess
 import sys
 
-from app.commands import context_from
+from app.flags import context_from
 from app.runtime import MemoryAgent
 
 SESSION_1 = [

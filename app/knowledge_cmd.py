@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 @contextmanager
 def _store(args: argparse.Namespace) -> Iterator[BaseStore]:
-    from app.commands import context_from
+    from app.flags import context_from  # on use: the parser is built for every command, --help included
     from stores.data_dir import prepare_data_dir
     from stores.open import open_store
 

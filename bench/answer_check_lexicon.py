@@ -16,7 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from nodes.check.memories import Check, gather_checks
+from nodes.check.checks import Check
+from nodes.check.memories import gather_checks
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "answer_check"
 

@@ -12,11 +12,11 @@ off: nothing recalled) is respected for free.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
+from nodes.check.checks import Check
 from nodes.check.lexicon import FoodMatcher, Lexicon, load_lexicon
+from nodes.check.rules import rule_check
 
 _SPLIT = re.compile(r",\s*|\s+and\s+|\s+or\s+|\s*/\s*")
 _LEADING = re.compile(r"^(?:any|a|an|the|some|all|of)\s+", re.IGNORECASE)
@@ -35,24 +35,6 @@ _INTOLERANT = re.compile(
     _USER + r"is\s+(?P<o>[\w-]+)[- ]intolerant\b|" + _USER + r"is\s+intolerant\s+to\s+(?P<o2>[^.;]+)", re.IGNORECASE
 )
 _CELIAC = re.compile(_USER + r"has\s+(?:celiac|coeliac)\s+disease\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Check:
-    """One memory a reply is tested against.
-
-    ``find`` returns the offending items in a reply (empty: it complies);
-    ``reminder`` restates the memory for a retry; ``flag`` says in one clause
-    where a reply still conflicts ("this suggests chicken, but you are vegetarian").
-    """
-
-    label: str
-    memory: str
-    find: Callable[[str], list[str]]
-    reminder: str
-    flag: Callable[[list[str]], str]
-    kind: str = "food"
-    meta: dict[str, Any] = field(default_factory=dict)
 
 
 def second_person(text: str) -> str:
@@ -135,8 +117,6 @@ def food_checks(item: dict[str, Any], lex: Lexicon) -> tuple[list[Check], bool]:
 
 def gather_checks(recalled: list[dict[str, Any]], lex: Lexicon | None = None) -> tuple[list[Check], list[str]]:
     """(checks, unchecked labels) for this turn's recalled profile, facts and rules."""
-    from nodes.check.rules import rule_check
-
     lex = lex or load_lexicon()
     checks: list[Check] = []
     unchecked: list[str] = []

@@ -28,7 +28,8 @@ from langgraph.runtime import Runtime
 from graph.context import Context
 from models.endpoint import first_line
 from models.loader import load_chat_model
-from nodes.check.memories import Check, gather_checks
+from nodes.check.checks import Check
+from nodes.check.memories import gather_checks
 from nodes.commands import COMMAND_KEY
 from nodes.env import context_of
 from nodes.window import working_window

@@ -18,8 +18,8 @@ import re
 from functools import cache
 from typing import Any
 
+from nodes.check.checks import Check
 from nodes.check.lexicon import Lexicon
-from nodes.check.memories import Check
 
 _EMOJI = re.compile(
     "[\U0001F300-\U0001FAFF\U00002600-\U000027BF\U0001F000-\U0001F2FF\U0001F900-\U0001F9FF\u2B50\u2B55\u203C\u2049]"

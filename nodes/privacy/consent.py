@@ -9,7 +9,7 @@ recall; it does not delete anything (that is what forget and delete-user are for
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from langgraph.store.base import BaseStore
 
@@ -19,6 +19,20 @@ from stores.namespaces import SETTINGS, UserScope
 MEMORY_SWITCH_KEY = "memory"
 
 
+@runtime_checkable
+class KnowsSwitch(Protocol):
+    """A store that answers the switch for one user itself (the write gate, from its cache).
+
+    Declared here, so this module needs nothing from the gate that builds on it.
+    """
+
+    scope: UserScope
+
+    def memory_enabled(self) -> bool:
+        """The user's switch as the store knows it."""
+        ...
+
+
 def switch_value(value: dict[str, Any] | None) -> bool:
     """The switch as stored (None: never set, so on)."""
     return True if value is None else bool(value.get("enabled", True))
@@ -26,9 +40,7 @@ def switch_value(value: dict[str, Any] | None) -> bool:
 
 def is_memory_enabled(store: BaseStore, scope: UserScope) -> bool:
     """True unless the user switched long-term memory off (a write gate answers from its cache)."""
-    from nodes.write_gate import MemoryGate  # the gate imports this module
-
-    if isinstance(store, MemoryGate) and store.scope == scope:
+    if isinstance(store, KnowsSwitch) and store.scope == scope:
         return store.memory_enabled()
     item = store.get(scope.ns(SETTINGS), MEMORY_SWITCH_KEY)
     return switch_value(item.value if item is not None else None)
