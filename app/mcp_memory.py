@@ -32,11 +32,11 @@ from nodes.layers.semantic import recall_profile, remember
 from nodes.ownership import register_thread
 from nodes.privacy.consent import is_memory_enabled, set_memory_enabled
 from nodes.privacy.export import export_user, iter_items
-from nodes.privacy.secrets import contains_secret, redact
 from nodes.recall import recall_ranked
 from nodes.retrieve import recall_all
 from nodes.tools.memory_files import MemoryFiles
 from nodes.write_gate import MemoryOff, WriteRefused
+from stores.redaction.secrets import contains_secret, redact
 
 MAX_ANSWER_TOKENS = 2000  # the most any tool answer may cost the client's context
 MAX_K = 50

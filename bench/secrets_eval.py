@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.scores import Counts
-from nodes.privacy.secrets import find_secrets, redact
+from stores.redaction.secrets import find_secrets, redact
 
 _FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 DEFAULT_CORPUS = _FIXTURES / "secrets_corpus.jsonl"

@@ -46,9 +46,9 @@ from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, use
 from graph.context import Context
 from graph.identity import AUTHENTICATED
 from graph.limits import InputTooLarge, check_run_input
-from nodes.privacy.scrub import redact_deep
 from nodes.write_gate import MemoryGate, MemoryOff, OutsideScope, TooLarge, WriteRefused
 from stores.namespaces import ROOT, InvalidUserId, UserScope, is_knowledge, user_of_label
+from stores.redaction.scrub import redact_deep
 
 __all__ = ["auth", "use_verifier"]
 

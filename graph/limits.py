@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from nodes.privacy.scrub import strings_in
+from stores.redaction.scrub import strings_in
 
 # Context fields that bound what a turn may cost: the message read, the reply
 # written, the regenerations the answer check may ask for.

@@ -48,7 +48,7 @@ from nodes.ownership import foreign_thread, had_checkpoint, register_thread
 from nodes.privacy.consent import set_memory_enabled
 from nodes.privacy.export import export_user, render_memories
 from nodes.privacy.forget import forget, would_forget
-from nodes.privacy.scrub import strings_in
+from stores.redaction.scrub import strings_in
 
 COMMAND_KEY = "memory_command"
 CONFIRM_TYPE = "forget_confirm"

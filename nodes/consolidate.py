@@ -28,7 +28,7 @@ working memory after the marker's message id; there a turn made with memory off
 moves the marker past itself, so it (and the part of the session before it) is
 never consolidated: consent wins over completeness.
 
-Every message handed to a layer is redacted first (``nodes/privacy/secrets.py``),
+Every message handed to a layer is redacted first (``stores/redaction/secrets.py``),
 whatever ``redact_input`` says: that setting is about the thread and checkpoints;
 long-term memory never receives a secret.
 """
@@ -56,9 +56,9 @@ from nodes.layers.message_log import MessageLogLayer
 from nodes.layers.scoring import parse_time
 from nodes.ownership import register_thread
 from nodes.privacy.consent import is_memory_enabled
-from nodes.privacy.secrets import redact
 from nodes.prompt import shown_memories
 from nodes.usage import Use, countable, record_usage, tally, used_memories, uses_of
+from stores.redaction.secrets import redact
 
 
 def ask_user(proposal: dict[str, Any]) -> bool:

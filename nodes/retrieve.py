@@ -23,7 +23,7 @@ from nodes.input_check import InvalidInput, check_user_text
 from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.ownership import register_thread
 from nodes.privacy.consent import is_memory_enabled
-from nodes.privacy.scrub import redact_message, redacted_kinds, removed_notice
+from stores.redaction.scrub import redact_message, redacted_kinds, removed_notice
 
 
 def latest_human(state: dict[str, Any]) -> HumanMessage | None:

@@ -11,7 +11,7 @@ store API admits a client's put through ``aadmit``. For every op:
   (``OutsideScope`` otherwise): isolation is enforced where data is stored;
 - a put with a value is refused with ``MemoryOff`` while the user's memory is
   switched off (bookkeeping kinds SETTINGS and THREADS excepted), has every
-  string in it redacted (``nodes/privacy/secrets.py``), must carry provenance
+  string in it redacted (``stores/redaction/secrets.py``), must carry provenance
   (``sources``; a logged message's own ``id``) and must fit the size limits;
 - deletes always pass (forget and delete-user work with memory off); reads
   pass through;
@@ -40,8 +40,6 @@ from typing import Any
 from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
 
 from nodes.privacy.consent import MEMORY_SWITCH_KEY, is_memory_enabled, switch_value
-from nodes.privacy.scrub import redact_deep, strings_in
-from nodes.privacy.secrets import redact
 from nodes.write_refusals import (  # noqa: F401  (re-exported: callers import the refusals from the gate)
     KnowledgeReadOnly,
     MemoryOff,
@@ -51,6 +49,8 @@ from nodes.write_refusals import (  # noqa: F401  (re-exported: callers import t
     WriteRefused,
 )
 from stores.namespaces import MESSAGES, SETTINGS, THREADS, UserScope, is_knowledge
+from stores.redaction.scrub import redact_deep, strings_in
+from stores.redaction.secrets import redact
 
 BOOKKEEPING = frozenset({SETTINGS, THREADS})
 MAX_VALUE_BYTES = 256 * 1024  # one item as JSON; a logged message with its neighbours is ~25 KB at most

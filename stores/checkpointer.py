@@ -29,6 +29,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from stores.backend import Backend, backend_from_env
 from stores.data_dir import DataDirError
+from stores.redaction.scrub import redact_deep
 
 CHECKPOINT_FILE = "checkpoints.sqlite"
 
@@ -41,10 +42,6 @@ class RedactingSerializer(JsonPlusSerializer):
     """
 
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
-        from nodes.privacy.scrub import (
-            redact_deep,  # on use: stores/ imports nothing from nodes/ at import
-        )
-
         return super().dumps_typed(redact_deep(obj))
 
 

@@ -15,9 +15,9 @@ from models.loader import HashEmbeddings
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.message_log import INDEXED_FIELD, MessageLogLayer
 from nodes.layers.message_query import analyse, time_window
-from nodes.privacy.secrets import redact
 from stores.namespaces import MESSAGES, UserScope
 from stores.open import open_store
+from stores.redaction.secrets import redact
 from tests.conftest import BackendUnderTest, use_backend
 
 T0 = datetime(2024, 6, 3, 12, 0, tzinfo=UTC)

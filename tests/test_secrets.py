@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.secrets_eval import DEFAULT_CORPUS, HELDOUT, TUNING, evaluate, load, prose_flagged
-from nodes.privacy.credential_words import CUES, STEMS, Cue
-from nodes.privacy.secrets import contains_secret, find_secrets, redact
+from stores.redaction.credential_words import CUES, STEMS, Cue
+from stores.redaction.secrets import contains_secret, find_secrets, redact
 
 
 def test_corpus_is_big_enough_and_well_formed() -> None:

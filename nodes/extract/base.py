@@ -17,8 +17,8 @@ from typing import Protocol, runtime_checkable
 from pydantic import BaseModel, Field
 
 from nodes.layers.base import LoggedMessage
-from nodes.privacy.secrets import contains_secret
 from nodes.text import statements
+from stores.redaction.secrets import contains_secret
 
 
 class CandidateFact(BaseModel):

@@ -38,10 +38,10 @@ from nodes.layers.identifiers import (
     model_summary,
 )
 from nodes.layers.scoring import combined_score, parse_time
-from nodes.privacy.secrets import redact
 from nodes.text import cosine_similarities
 from nodes.text import sentences as split_sentences
 from stores.namespaces import EPISODES
+from stores.redaction.secrets import redact
 
 SUMMARY_MAX_WORDS = 80
 MAX_KEYWORDS = 8

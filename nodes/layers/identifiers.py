@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from nodes.privacy.secrets import find_secrets
 from nodes.text import FUNCTION_WORDS, sentences
+from stores.redaction.secrets import find_secrets
 
 log = logging.getLogger(__name__)
 

@@ -30,8 +30,8 @@ from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from nodes.layers.message_query import TEMPORAL, QueryInfo, analyse, stem, words
 from nodes.layers.message_text import repeats_question, search_text, speaker_of, spoken_date
 from nodes.layers.scoring import parse_time
-from nodes.privacy.secrets import redact
 from stores.namespaces import MESSAGES
+from stores.redaction.secrets import redact
 
 INDEXED_FIELD = "search_text"
 ECHO_HEADROOM = 2  # candidates searched per result, so passed-over repeats leave no gap

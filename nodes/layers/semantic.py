@@ -31,8 +31,8 @@ from nodes.layers.scoring import combined_score
 from nodes.layers.semantic_history import recall_history
 from nodes.layers.semantic_records import Record, store_fact
 from nodes.layers.semantic_review import answer_reviews, review_items
-from nodes.privacy.secrets import contains_secret
 from stores.namespaces import FACTS, PROFILE
+from stores.redaction.secrets import contains_secret
 
 log = logging.getLogger(__name__)
 _LETTERS = re.compile(r"[^\W\d_]")

@@ -34,7 +34,6 @@ from langgraph.store.base import BaseStore
 from nodes.layers.base import LayerEnv
 from nodes.layers.message_log import INDEXED_FIELD, MessageLogLayer
 from nodes.privacy.export import iter_items
-from nodes.privacy.scrub import strings_in
 from nodes.tools.memory_files import MemoryFiles
 from stores.namespaces import (
     EPISODES,
@@ -46,6 +45,7 @@ from stores.namespaces import (
     THREADS,
     UserScope,
 )
+from stores.redaction.scrub import strings_in
 
 DEFAULT_THRESHOLD = 0.85
 MIN_FORGET_CHARS = 3

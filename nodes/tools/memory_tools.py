@@ -23,10 +23,10 @@ from nodes import clock
 from nodes.layers.base import LayerEnv
 from nodes.privacy.consent import is_memory_enabled
 from nodes.privacy.forget import DEFAULT_THRESHOLD, UserData, forget
-from nodes.privacy.secrets import find_secrets, redact
 from nodes.tools.tool_node import READS_MEMORY
 from nodes.write_gate import MemoryOff
 from stores.namespaces import EPISODES, FACTS, PROFILE
+from stores.redaction.secrets import find_secrets, redact
 
 SEARCHED_KINDS = (FACTS, PROFILE, EPISODES)
 MEMORY_OFF = "Long-term memory is switched off for this user, so nothing is saved or recalled."

@@ -26,10 +26,10 @@ from nodes.extract.base import CandidateFact
 from nodes.layers.base import LayerEnv
 from nodes.layers.scoring import parse_time
 from nodes.layers.semantic_records import store_fact
-from nodes.privacy.secrets import contains_secret
 from nodes.upkeep.items import all_items, read_state, union, write_state
 from nodes.upkeep.report import StepReport
 from stores.namespaces import EPISODES, FACTS
+from stores.redaction.secrets import contains_secret
 
 LIMIT = 3
 MAX_MEMORIES = 40

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from nodes.privacy.credential_shape import (
+from stores.redaction.credential_shape import (
     TRAILING,
     credential_shaped,
     is_placeholder,
@@ -29,7 +29,7 @@ from nodes.privacy.credential_shape import (
     secret_shaped,
     trim,
 )
-from nodes.privacy.credential_words import (
+from stores.redaction.credential_words import (
     COMPOUNDS,
     CUES,
     DETERMINERS,

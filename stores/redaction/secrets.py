@@ -22,8 +22,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from nodes.privacy.credential_shape import is_placeholder
-from nodes.privacy.credentials import find_credentials
+from stores.redaction.credential_shape import is_placeholder
+from stores.redaction.credentials import find_credentials
 
 Span = tuple[int, int, str]
 

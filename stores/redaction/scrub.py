@@ -18,7 +18,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from nodes.privacy.secrets import find_secrets, redact
+from stores.redaction.secrets import find_secrets, redact
 
 _MARK = re.compile(r"\[REDACTED:([a-z_]+)\]")  # what ``redact`` leaves in place of a secret
 _CACHED_CHARS = 20_000  # longer strings are redacted without caching

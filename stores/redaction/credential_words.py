@@ -1,6 +1,6 @@
 """The words around a stated credential, per language: what names it, what joins it to its value.
 
-``nodes/privacy/credentials.py`` finds a password, PIN or secret by a cue word
+``stores/redaction/credentials.py`` finds a password, PIN or secret by a cue word
 followed (or preceded) within a short window by a value shaped like a
 credential. This module is only the lexicon, so adding a language is adding
 words here. Languages: en, de, fr, es, it, pt, nl, pl, sv, da, no, fi, tr, cs,
