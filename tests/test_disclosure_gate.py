@@ -80,6 +80,17 @@ def test_the_runtime_path_does_not_import_sklearn() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_the_default_runtime_never_imports_the_off_by_default_gate() -> None:
+    code = ("import sys; from datetime import datetime, UTC; import graph.builder; "
+            "from nodes.layers.base import LoggedMessage; from nodes.layers.semantic import SemanticLayer; "
+            "from nodes.extract.pattern_extractor import PatternFactExtractor as P; "
+            "e = P(); assert e.gate is None; SemanticLayer(); "
+            "e.extract([LoggedMessage(id='a', thread='t', time=datetime.now(UTC), role='user', text='I knit.')]); "
+            "print(sorted(m for m in sys.modules if m.endswith(('disclosure_gate', 'gate_features'))))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def test_retraining_on_the_same_data_writes_the_shipped_model(tmp_path: Path) -> None:
     out = tmp_path / "gate.json"
     assert train(["--out", str(out)]) == 0

@@ -26,7 +26,6 @@ from nodes.extract.chat_forms import FORMS as CHAT_FORMS
 from nodes.extract.chat_forms import RELEVANCE_TAG, statement_before_question
 from nodes.extract.clauses import clauses
 from nodes.extract.disclosure import disclosure_fact, we_as_user
-from nodes.extract.disclosure_gate import load_gate
 from nodes.extract.patterns import DEICTIC_OBJECT, LANGUAGES, PATTERNS, SINCE, TRANSIENT, Pattern
 from nodes.extract.person import third_person
 from nodes.extract.phrasings import FORMS
@@ -90,7 +89,11 @@ class PatternFactExtractor:
         """``gate`` has the last word on each sentence's facts; ``learned`` loads the shipped learned gate.
         Off by default: on held-out text it bought nothing (bench/README.md, write policy), so the rules run alone.
         """
-        self.gate = gate if gate is not None or not learned else load_gate()
+        if gate is None and learned:
+            from nodes.extract.disclosure_gate import load_gate  # on use: the default runtime never loads the gate
+
+            gate = load_gate()
+        self.gate = gate
 
     def extract(self, messages: Sequence[LoggedMessage]) -> list[CandidateFact]:
         facts: list[CandidateFact] = []
