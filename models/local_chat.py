@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_huggingface import ChatHuggingFace, HuggingFacePipeline
 from pydantic import PrivateAttr
@@ -94,14 +94,9 @@ def _weights() -> tuple[Any, Any]:
     return model, AutoTokenizer.from_pretrained(str(folder))
 
 
-def _recent_repeat_penalty() -> Any:
-    """A logits processor that penalises the reply's own last ``REPEAT_WINDOW`` tokens, as llama.cpp does.
-
-    transformers' own ``repetition_penalty`` reads the whole prompt too, so it would
-    push the model away from every word memory put in the system prompt (and its
-    greedy text drifted off topic in the demo). A fresh processor per reply: the
-    first call marks where the prompt ends.
-    """
+@lru_cache(maxsize=1)
+def _repeat_penalty_class() -> type:
+    """The logits processor class, built once (torch and transformers load lazily)."""
     import torch
     from transformers import LogitsProcessor
 
@@ -118,7 +113,18 @@ def _recent_repeat_penalty() -> Any:
             picked = torch.where(picked < 0, picked * REPEAT_PENALTY, picked / REPEAT_PENALTY)
             return scores.scatter(1, recent, picked)
 
-    return RecentRepeatPenalty()
+    return RecentRepeatPenalty
+
+
+def _recent_repeat_penalty() -> Any:
+    """A logits processor that penalises the reply's own last ``REPEAT_WINDOW`` tokens, as llama.cpp does.
+
+    transformers' own ``repetition_penalty`` reads the whole prompt too, so it would
+    push the model away from every word memory put in the system prompt (and its
+    greedy text drifted off topic in the demo). A fresh processor per reply: the
+    first call marks where the prompt ends.
+    """
+    return _repeat_penalty_class()()
 
 
 class EmbeddedChatHuggingFace(ChatHuggingFace):
@@ -173,8 +179,6 @@ class EmbeddedChatHuggingFace(ChatHuggingFace):
         """One chunk with the whole reply: the lock must not be held across a consumer's pauses."""
         result = self._generate(messages, stop, run_manager, **kwargs)
         message = result.generations[0].message
-        from langchain_core.messages import AIMessageChunk
-
         yield ChatGenerationChunk(message=AIMessageChunk(content=message.text))
 
 
