@@ -1,4 +1,4 @@
-"""``memory-agent knowledge add|list|remove|search``: the operator's commands for the shared knowledge base.
+"""``memory-agent knowledge add|list|remove|search|share-tasks|unshare-tasks``: the operator's shared data.
 
 They run on the raw store (the operator's path, nodes/knowledge/base.py), which no
 chat command, agent tool, MCP tool or server client reaches. ``add`` prints one
@@ -32,6 +32,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     s.add_argument("query", metavar="QUERY")
     s.add_argument("--k", type=int, default=5, help="passages to show (default 5)")
     s.add_argument("--json", action="store_true", help="one JSON object per passage")
+    for name, what in (("share-tasks", "publish USER's successful task episodes to the shared pool (task, approach, "
+                                        "outcome, quality; no notes, no user id)"),
+                       ("unshare-tasks", "take USER's task episodes back out of the shared pool")):
+        acts.add_parser(name, help=what).add_argument("user", metavar="USER")
 
 
 @contextmanager
@@ -50,7 +54,9 @@ def _store(args: argparse.Namespace) -> Iterator[BaseStore]:
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch ``knowledge ACTION``."""
-    return {"add": _add, "list": _list, "remove": _remove, "search": _search}[args.action](args)
+    acts = {"add": _add, "list": _list, "remove": _remove, "search": _search, "share-tasks": _pool,
+            "unshare-tasks": _pool}
+    return acts[args.action](args)
 
 
 def _add(args: argparse.Namespace) -> int:
@@ -117,4 +123,18 @@ def _search(args: argparse.Namespace) -> int:
             print(f"{float(h.score or 0.0):.3f}  {citation(v)}\n    {v['text']}")
     if not hits:
         print("no passage found", file=sys.stderr)
+    return 0
+
+
+def _pool(args: argparse.Namespace) -> int:
+    from nodes.tasks.pool import share_episodes, unshare_episodes
+    from stores.namespaces import UserScope
+
+    scope = UserScope(args.user)
+    with _store(args) as store:
+        if args.action == "share-tasks":
+            print(f"shared {share_episodes(store, scope)} successful task episode(s) of {args.user} "
+                  "(users see them while task_pool is on)")
+        else:
+            print(f"removed {unshare_episodes(store, scope)} task episode(s) of {args.user} from the shared pool")
     return 0

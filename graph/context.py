@@ -32,7 +32,7 @@ log = logging.getLogger("memory.context")
 # Fields a server client may not set: they move files, change what the store
 # indexes, or bound what a request may cost (the limits, graph/limits.py), so
 # they come from the server's environment (MEMORY_<FIELD>) only.
-SERVER_SETTINGS = frozenset({"data_dir", "embedding_model", "redact_input"}) | LIMIT_FIELDS
+SERVER_SETTINGS = frozenset({"data_dir", "embedding_model", "redact_input", "task_pool"}) | LIMIT_FIELDS
 
 # Retrieval weight presets (relevance, recency, importance). See docs/extending.md ("Change the weights").
 PRESETS: dict[str, tuple[float, float, float]] = {
@@ -82,6 +82,17 @@ class Context:
         metadata=_meta("Tokens of shared-document passages allowed in the prompt (apart from the memory budget)."),
     )
     top_k: int = field(default=5, metadata=_meta("Memories recalled per layer."))
+    task_k: int = field(default=3, metadata=_meta("Past task episodes shown as examples for a new task."))
+    task_floor: float = field(
+        default=0.6,
+        metadata=_meta("Cosine a past task must reach to be shown as an example: MiniLM's lowest floor "
+                       "with no wrong example on bench/task_floor.py's labelled pairs."),
+    )
+    # server setting: the operator decides whether users see the published pool (nodes/tasks/pool.py).
+    task_pool: bool = field(
+        default=False,
+        metadata=_meta("Also recall task examples from the shared pool the operator published."),
+    )
     score_floor: float = field(default=0.15, metadata=_meta("Recalled memories scoring below this are dropped."))
     preset: str = field(
         default="assistant",
@@ -166,6 +177,8 @@ class Context:
             raise ValueError("budgets must be positive")
         if self.context_window_tokens < 0:
             raise ValueError("context_window_tokens must be 0 (ask the server) or more")
+        if self.task_k < 0 or not 0.0 <= self.task_floor <= 1.0:
+            raise ValueError("task_k must be 0 or more and task_floor between 0 and 1")
         if self.check_retries < 0:
             raise ValueError("check_retries must be 0 or more")
         if self.consolidation_delay_s < 0:

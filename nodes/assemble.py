@@ -11,6 +11,7 @@ from nodes import clock
 from nodes.env import context_of
 from nodes.knowledge.prompt import knowledge_block
 from nodes.prompt import render_system_prompt
+from nodes.tasks.prompt import task_block
 
 
 def memory_prompt(
@@ -20,15 +21,17 @@ def memory_prompt(
     ``memory_budget_tokens`` (the context's budget by default; respond renders it again with less when
     the request must fit a small context window). The MCP prompt ``memory_block`` returns the same text.
 
-    Memories and knowledge have separate budgets, so a long document never crowds out the profile.
+    Memories and knowledge have separate budgets, so a long document never crowds out the profile;
+    past tasks recalled as examples (nodes/tasks/prompt.py) follow the knowledge, at most ``task_k``.
     """
+    apart = [knowledge_block(recalled, ctx.knowledge_budget_tokens), task_block(recalled)]
     return render_system_prompt(
         ctx.persona,
         recalled,
         summary,
         clock.now(),  # MEMORY_NOW / --now moves the prompt's date too
         ctx.memory_budget_tokens if memory_budget_tokens is None else memory_budget_tokens,
-        knowledge_block(recalled, ctx.knowledge_budget_tokens),
+        "\n\n".join(b for b in apart if b),
     )
 
 

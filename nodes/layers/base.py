@@ -25,7 +25,7 @@ from nodes import clock
 from nodes.write_gate import MemoryGate
 from stores.namespaces import UserScope
 
-Kind = Literal["summary", "profile", "rule", "fact", "history", "episode", "message", "knowledge"]
+Kind = Literal["summary", "profile", "rule", "fact", "history", "episode", "message", "knowledge", "task"]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from nodes import clock
 from nodes.layers.scoring import parse_time
 from nodes.privacy.consent import is_memory_enabled
 from nodes.tools.memory_files import MemoryFiles
-from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, THREADS, UserScope
+from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, TASKS, THREADS, UserScope
 
 PAGE = 500
 SHOWN_PER_SECTION = 10
@@ -82,6 +82,7 @@ def export_user(store: BaseStore, scope: UserScope, data_dir: str | os.PathLike[
         "facts": by_kind.get(FACTS, []),
         "episodes": by_kind.get(EPISODES, []),
         "rules": by_kind.get(RULES, []),
+        "tasks": by_kind.get(TASKS, []),
         "memory_files": files,
         "messages": {"total": sum(per_thread.values()), "per_thread": dict(sorted(per_thread.items()))},
         "threads": [t["value"] for t in by_kind.get(THREADS, [])],
@@ -132,6 +133,7 @@ def render_memories(export: dict[str, Any]) -> str:
     _section("Facts", export["facts"], lines)
     _section("Past conversations", export["episodes"], lines)
     _section("How you like me to work", export["rules"], lines)
+    _section("Tasks I helped with", export.get("tasks") or [], lines)
     if export["memory_files"]:
         lines.append("Memory files: " + ", ".join(f["path"] for f in export["memory_files"]))
     msgs = export["messages"]

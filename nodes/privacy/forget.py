@@ -42,6 +42,7 @@ from stores.namespaces import (
     PROFILE,
     PROFILE_HISTORY,
     RULES,
+    TASKS,
     THREADS,
     UserScope,
 )
@@ -49,7 +50,7 @@ from stores.redaction.scrub import strings_in
 
 DEFAULT_THRESHOLD = 0.85
 MIN_FORGET_CHARS = 3
-SEARCHED_KINDS = (FACTS, PROFILE, PROFILE_HISTORY, EPISODES, RULES, MESSAGES)
+SEARCHED_KINDS = (FACTS, PROFILE, PROFILE_HISTORY, EPISODES, RULES, MESSAGES, TASKS)
 _NEAR_PAGE = 50
 THREADS_KEPT = (
     "Conversation threads were not searched from here and may still hold it; "
