@@ -124,12 +124,21 @@ def _pdf_text(data: bytes) -> str:
     except ImportError:
         raise Unreadable("reading PDFs needs pypdf: pip install pypdf") from None
     import io
+    import logging
+    import warnings
 
+    quiet = logging.getLogger("pypdf")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL + 1)  # pypdf logs its own line per fault; the refusal says it in one
     try:
-        reader = PdfReader(io.BytesIO(data))
-        return "\n\n".join(page.extract_text() or "" for page in reader.pages)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            reader = PdfReader(io.BytesIO(data))
+            return "\n\n".join(page.extract_text() or "" for page in reader.pages)
     except Exception as err:  # pypdf raises many kinds on a damaged file
         raise Unreadable(f"a damaged PDF ({type(err).__name__})") from None
+    finally:
+        quiet.setLevel(level)
 
 
 class _HtmlText(HTMLParser):
