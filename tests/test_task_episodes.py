@@ -161,3 +161,22 @@ def test_episodes_are_in_the_export_and_gone_after_forget(ctx: Context, backend:
         assert report.deleted.get(TASKS)
         assert episodes(a) == [] and export_user(a.store, UserScope("alice"), a.data_dir)["tasks"] == []
         assert backend.files_containing(a.data_dir, b"zorblax coffee") == []
+
+
+def test_a_capable_model_rewrites_approach_and_notes_at_session_end(ctx: Context) -> None:
+    from nodes.layers.base import LoggedMessage
+    from nodes.layers.task_episodes import TaskEpisodeLayer
+
+    with agent(ctx, REPLY) as a:
+        a.say(LETTER, "t1")
+        [ep] = episodes(a)
+        rewrite = ScriptedChatModel(responses=['{"approach": "Name the cafe, show latte art, close warmly.", '
+                                               '"notes": "Keep it under a page."}'])
+        env = replace(a.env(chat_model=rewrite), context=replace(a.context, chat_tools="on"))
+        asked = LoggedMessage(id=ep.key, thread="t1", time=env.now, role="user", text=LETTER)
+        TaskEpisodeLayer().on_session_end(replace(env, context=replace(a.context, chat_tools="off")), [asked])
+        assert episodes(a)[0].value["approach"] == ep.value["approach"]  # the embedded path: rules' text stays
+        TaskEpisodeLayer().on_session_end(env, [asked])
+        v = episodes(a)[0].value
+    assert (v["approach"], v["notes"], v["written_by"]) == (
+        "Name the cafe, show latte art, close warmly.", "Keep it under a page.", "model")

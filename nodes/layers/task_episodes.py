@@ -44,8 +44,8 @@ _STARTS = 256  # turn start times kept (recall to on_turn), oldest dropped first
 def turn_tokens(messages: Sequence[BaseMessage], system_prompt: str) -> int:
     """The turn's token cost: the model's reported usage, else an approximate count of what was sent and said."""
     turn = _latest_turn(messages)
-    reported = sum(int((m.usage_metadata or {}).get("total_tokens", 0))
-                   for m in turn if isinstance(m, AIMessage))
+    reported = sum(int(m.usage_metadata["total_tokens"]) for m in turn
+                   if isinstance(m, AIMessage) and m.usage_metadata)
     if reported:
         return reported
     return count_tokens_approximately([*turn, AIMessage(content=system_prompt)])
