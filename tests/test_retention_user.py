@@ -132,3 +132,29 @@ def test_kill_minus_9_mid_sweep_then_rerun_gives_the_same_end_state(tmp_path: Pa
     ok(cli(data, env, "--now", NOW, "expire"))
     assert _comparable(data, env) == expected
     assert not any(_on_disk(data, w) for w in markers("alice", old=True))
+
+
+def test_the_server_store_sweeps_retention_as_it_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``langgraph dev``'s store factory (graph/studio.py) starts the retention timer; its first sweep runs at once."""
+    import asyncio
+
+    from graph.studio import make_store
+
+    data = tmp_path / "data"
+    _seed(tmp_path, data, "alice")
+    for name, value in (("MEMORY_DATA_DIR", str(data)), ("MEMORY_EMBEDDING_MODEL", "hash:384"),
+                        ("MEMORY_RETENTION_DAYS", "90"), ("MEMORY_NOW", NOW)):
+        monkeypatch.setenv(name, value)
+    start = _items(data)
+
+    async def serve() -> None:
+        async with make_store():
+            for _ in range(600):
+                if _items(data) < start:
+                    break
+                await asyncio.sleep(0.05)
+        # closing waited for the sweep to finish
+
+    asyncio.run(serve())
+    assert _items(data) < start
+    assert not any(_on_disk(data, w) for w in markers("alice", old=True))
