@@ -175,6 +175,8 @@ class Context:
             raise ValueError("check_retries must be 0 or more")
         if self.consolidation_delay_s < 0:
             raise ValueError("consolidation_delay_s must be 0 or more")
+        if self.retention_days < 0:
+            raise ValueError("retention_days must be 0 (off) or a number of days")
 
     @property
     def weights(self) -> tuple[float, float, float]:
