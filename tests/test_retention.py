@@ -10,6 +10,7 @@ files too (after a CHECKPOINT, as the forget tests read them).
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -49,11 +50,23 @@ def _seed(tmp: Path, data: Path, env: dict[str, str], user: str, monkeypatch: py
     ok(cli(data, env, "--now", NOW, "upkeep", "--user", user, "--no-progress"))
 
 
+@pytest.fixture(scope="module")
+def local_seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The local backend's seeded data dir, made once; each test works on a copy."""
+    tmp = tmp_path_factory.mktemp("retention")
+    with pytest.MonkeyPatch.context() as patch:
+        _seed(tmp, tmp / "data", cli_env({"MEMORY_BACKEND": "local"}), "alice", patch)
+    return tmp / "data"
+
+
 @pytest.fixture
-def world(backend: BackendUnderTest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    data = tmp_path / "data"
-    env = cli_env(backend.env)
-    _seed(tmp_path, data, env, "alice", monkeypatch)
+def world(backend: BackendUnderTest, tmp_path: Path, request: pytest.FixtureRequest,
+          monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    data, env = tmp_path / "data", cli_env(backend.env)
+    if backend.kind == "local":
+        shutil.copytree(request.getfixturevalue("local_seeded"), data)
+    else:  # a Postgres database is emptied for each test, so it is seeded for each
+        _seed(tmp_path, data, env, "alice", monkeypatch)
     return {"data": data, "env": env, "backend": backend}
 
 
@@ -67,6 +80,9 @@ def _new_words(user: str) -> list[str]:
 
 def test_90_days_leaves_no_byte_of_older_words_anywhere(world: dict[str, Any]) -> None:
     data, env, backend = world["data"], world["env"], world["backend"]
+    # The old thread is taken up again lately: it stays, but its old messages must not.
+    ok(cli(data, env, "--now", "2026-02-26T20:00:00Z", "chat", "--user", "alice", "--thread", "oldchat",
+           stdin="Back again, thanks.\n/quit\n"))
     before = export(data, env, "alice")
     assert any(_files_with(backend, data, w) for w in _old_words("alice"))  # the old words are on disk today
     assert any((r["text"] or "").startswith("January 2025") for r in before["episodes"])  # a roll-up quotes them
@@ -85,7 +101,8 @@ def test_90_days_leaves_no_byte_of_older_words_anywhere(world: dict[str, Any]) -
         assert {r["key"] for r in after["profile"][part]} == {r["key"] for r in before["profile"][part]}
     diet = [r["value"] for r in after["profile"]["current"] if r["key"] == "diet"]
     assert diet and diet[0]["provenance"] == "source expired" and "vegetarian" in diet[0]["text"]
-    assert {t["thread_id"].split(":")[-1] for t in after["threads"]} == {"newchat"}
+    assert {t["thread_id"].split(":")[-1] for t in after["threads"]} == {"newchat", "oldchat"}
+    assert _files_with(backend, data, "Back again")
 
     again = ok(cli(data, {**env, "MEMORY_RETENTION_DAYS": "90"}, "--now", NOW, "expire"))
     assert "retention for" not in again and export(data, env, "alice") == after  # a second sweep changes nothing
@@ -107,8 +124,9 @@ def test_upkeep_enforces_it_too_and_roll_ups_lose_only_their_old_lines(world: di
         assert all(t >= "2025-12-01" for t in e["line_times"])
 
 
-def test_retention_off_changes_nothing(world: dict[str, Any]) -> None:
-    data, env = world["data"], world["env"]
+def test_retention_off_changes_nothing(local_seeded: Path, tmp_path: Path) -> None:
+    data, env = tmp_path / "data", cli_env({"MEMORY_BACKEND": "local"})
+    shutil.copytree(local_seeded, data)
     before, files = export(data, env, "alice"), sorted(p.name for p in data.rglob("*"))
     out = ok(cli(data, env, "--now", NOW, "expire"))
     assert "retention for" not in out
