@@ -1,5 +1,5 @@
-"""`memory-agent`: chat, demo, import, recall, memories, forget, delete-user, memory-on/off, expire, upkeep, mcp,
-knowledge.
+"""`memory-agent`: chat, demo, import, recall, memories, forget, delete-user, memory-on/off, expire, upkeep,
+retention, mcp, knowledge.
 
 Every subcommand shares ``--data-dir`` (env MEMORY_DATA_DIR, default ./data) and
 takes the user id from ``--user`` (env MEMORY_USER_ID): configuration, never
@@ -93,6 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
 
     command("expire", help="remove expired memories (episodes past their TTL) from disk, bytes included")
+
+    s = command("retention", help="show or shorten how long a user's words are kept (MEMORY_RETENTION_DAYS)")
+    s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
+    s.add_argument("--days", type=int, help="keep only the last N days (never longer than the operator's limit)")
+    s.add_argument("--clear", action="store_true", help="drop the user's own limit (the operator's applies)")
 
     s = command("mcp", help="serve this memory to MCP clients (Claude Desktop, Cursor, ...): stdio or --http")
     s.add_argument("--user", help="user id on stdio, or of an HTTP server without auth (env MEMORY_USER_ID)")

@@ -141,8 +141,11 @@ def memory_off(args: argparse.Namespace) -> int:
 
 @command("expire")
 def expire(args: argparse.Namespace) -> int:
-    """``expire``: remove stored items whose TTL or ``expires_at`` has passed, for every user."""
+    """``expire``: remove stored items whose TTL or ``expires_at`` has passed, and what every
+    user said before their retention limit (nodes/privacy/retention.py).
+    """
     from models.loader import load_embeddings
+    from nodes.privacy.retention_sweep import sweep_retention
     from nodes.upkeep.expire import expire_everyone
     from stores.data_dir import prepare_data_dir
     from stores.open import open_store
@@ -153,9 +156,12 @@ def expire(args: argparse.Namespace) -> int:
     try:
         removed = store.expire()  # type: ignore[attr-defined]
         removed += expire_everyone(store, ctx, load_embeddings(ctx.embedding_model))
+        retained = sweep_retention(store, ctx)
     finally:
         getattr(store, "close", lambda: None)()
     print(_expired_message(removed, root))
+    for report in retained:
+        print(report)
     return 0
 
 
@@ -180,8 +186,23 @@ def upkeep(args: argparse.Namespace) -> int:
     opened = _agent(args) if args.dry_run else _named_user_agent(args, "upkeep deletes and merges memories")
     with opened as agent:
         report = run_upkeep(agent.env(), dry_run=args.dry_run, progress=not args.no_progress and sys.stderr.isatty(),
-                            on_step=lambda step: print(f"upkeep: {step}", file=sys.stderr, flush=True))
+                            on_step=lambda step: print(f"upkeep: {step}", file=sys.stderr, flush=True),
+                            checkpointer=agent.checkpointer)
     print(report)
+    return 0
+
+
+@command("retention")
+def retention(args: argparse.Namespace) -> int:
+    """``retention``: show the user's retention limit, or set a shorter one (``--days N``, ``--clear``) and apply it."""
+    from nodes.privacy.retention_sweep import set_retention
+
+    if args.days is None and not args.clear:
+        with _agent(args) as agent:
+            print(set_retention(agent, None, change=False))
+        return 0
+    with _named_user_agent(args, "retention deletes old memories") as agent:
+        print(set_retention(agent, None if args.clear else args.days))
     return 0
 
 

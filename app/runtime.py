@@ -21,6 +21,7 @@ from app.consolidation_worker import ConsolidationWorker
 from graph.builder import compile_graph
 from graph.context import Context
 from models.loader import load_embeddings, validate_chat_spec, validate_embedding_spec
+from nodes import clock
 from nodes.background import consolidate_pending, settle
 from nodes.input_check import InvalidInput, check_user_text
 from nodes.layers import default_layers
@@ -73,9 +74,20 @@ class MemoryAgent:
         self.graph = compile_graph(
             self.checkpointer, self.store, self.layers, chat_model=chat_model, tool_factory=tool_factory
         )
+        self._retain()
         # Fact extraction off the hot path, debounced per thread (app/consolidation_worker.py).
         delay = self.context.consolidation_delay_s
         self.worker = ConsolidationWorker(self._consolidate_now, delay) if delay > 0 else None
+
+    def _retain(self) -> None:
+        """The start-up sweep for this user's retention limit (nodes/privacy/retention.py); off costs one read."""
+        from nodes.privacy.forget import UserData
+        from nodes.privacy.retention import enforce_retention
+
+        scope = UserScope(self.context.user_id)
+        gate = MemoryGate(self.store, scope).forgetting()
+        where = UserData(gate, scope, self.data_dir, self.checkpointer)
+        enforce_retention(where, self.context.retention_days, clock.now())
 
     def for_user(self, user_id: str) -> MemoryAgent:
         """This agent's store, checkpointer and graph, acting for ``user_id``.

@@ -32,7 +32,7 @@ log = logging.getLogger("memory.context")
 # Fields a server client may not set: they move files, change what the store
 # indexes, or bound what a request may cost (the limits, graph/limits.py), so
 # they come from the server's environment (MEMORY_<FIELD>) only.
-SERVER_SETTINGS = frozenset({"data_dir", "embedding_model", "redact_input", "task_pool"}) | LIMIT_FIELDS
+SERVER_SETTINGS = frozenset({"data_dir", "embedding_model", "redact_input", "task_pool", "retention_days"}) | LIMIT_FIELDS
 
 # Retrieval weight presets (relevance, recency, importance). See docs/extending.md ("Change the weights").
 PRESETS: dict[str, tuple[float, float, float]] = {
@@ -109,6 +109,11 @@ class Context:
     )
     recency_half_life_days: float = field(default=7.0, metadata=_meta("Half-life of the recency score."))
     episode_ttl_days: float = field(default=180.0, metadata=_meta("Episodes expire after this many days."))
+    retention_days: float = field(
+        default=0.0,
+        metadata=_meta("Delete what a user said (messages, episodes, roll-up lines, threads, memory-file text) "
+                       "after this many days; 0 = off. A user may choose fewer, never more (docs/privacy.md)."),
+    )
     dedup_threshold: float = field(default=0.9, metadata=_meta("Cosine at or above which a new fact is a duplicate."))
     upkeep_promote_min: int = field(
         default=3,
@@ -183,6 +188,8 @@ class Context:
             raise ValueError("check_retries must be 0 or more")
         if self.consolidation_delay_s < 0:
             raise ValueError("consolidation_delay_s must be 0 or more")
+        if self.retention_days < 0:
+            raise ValueError("retention_days must be 0 (off) or a number of days")
 
     @property
     def weights(self) -> tuple[float, float, float]:

@@ -17,7 +17,9 @@ and so on, but cannot move the server to another data dir or embedding model,
 nor switch off ``redact_input`` (the graph's context schema here is
 ``RunContext``, which has no such fields, and the checkpointer's redacting
 serializer is set here). Expired memories are swept when the store opens and every
-``SWEEP_MINUTES`` after (LangGraph's own sweeper skips custom stores).
+``SWEEP_MINUTES`` after (LangGraph's own sweeper skips custom stores); so is what
+users said before their retention limit (``MEMORY_RETENTION_DAYS``, or a user's own
+shorter one: nodes/privacy/retention_sweep.py).
 
 With ``MEMORY_BACKEND=postgres`` and ``POSTGRES_URI`` in the server's environment both
 factories open the Postgres store and checkpointer instead (``open_store`` and
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -40,6 +43,7 @@ from langgraph.store.base import BaseStore
 
 from graph.builder import build_graph
 from graph.context import Context, RunContext
+from nodes.privacy.retention_sweep import sweep_retention
 from stores.checkpointer import async_checkpointer
 from stores.data_dir import prepare_data_dir
 from stores.open import open_store
@@ -64,13 +68,34 @@ async def make_store() -> AsyncIterator[BaseStore]:
     ctx = await asyncio.to_thread(_server_context)
     store = await asyncio.to_thread(lambda: open_store(ctx.data_dir, ctx.embedding_model, sweep_minutes=SWEEP_MINUTES))
     log.info("memory store opened in %s (embeddings: %s)", ctx.data_dir, ctx.embedding_model)
+    sweeping = threading.Lock()  # held by a retention sweep; closing waits for it
+    timer = asyncio.create_task(_retention_timer(store, ctx, sweeping))
     try:
         yield store
     finally:
+        timer.cancel()
+        await asyncio.to_thread(sweeping.acquire)
         close = getattr(store, "close", None)
         if close is not None:
             await asyncio.to_thread(close)
         log.info("memory store closed")
+
+
+def _sweep_locked(store: BaseStore, ctx: Context, sweeping: threading.Lock) -> list:
+    with sweeping:
+        return sweep_retention(store, ctx)
+
+
+async def _retention_timer(store: BaseStore, ctx: Context, sweeping: threading.Lock) -> None:
+    """Enforce every user's retention limit now and every ``SWEEP_MINUTES`` (off the event loop)."""
+    while True:
+        try:
+            done = await asyncio.to_thread(_sweep_locked, store, ctx, sweeping)
+            for report in done:
+                log.info("%s", report)
+        except Exception:  # a failed sweep loses nothing; the next one tries again
+            log.exception("retention sweep failed")
+        await asyncio.sleep(SWEEP_MINUTES * 60)
 
 
 @asynccontextmanager

@@ -29,6 +29,7 @@ import asyncio
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, cast
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage
@@ -47,7 +48,8 @@ from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.ownership import foreign_thread, had_checkpoint, register_thread
 from nodes.privacy.consent import set_memory_enabled
 from nodes.privacy.export import export_user, render_memories
-from nodes.privacy.forget import forget, would_forget
+from nodes.privacy.forget import UserData, forget, would_forget
+from nodes.privacy.retention_sweep import change_retention
 from stores.redaction.scrub import strings_in
 
 COMMAND_KEY = "memory_command"
@@ -173,6 +175,8 @@ def _handle(env: LayerEnv, state: dict[str, Any], intent: Intent, request: Human
     if intent.kind == "forget":
         return _forget(env, state, intent, request)
     undo = {"messages": [RemoveMessage(id=str(request.id))]}
+    if intent.kind == "retention":
+        return {**undo, "reply": _retention(env, int(intent.target))}
     if intent.kind == "show":
         return {**undo, "reply": render_memories(export_user(env.store, env.scope, env.context.data_dir))}
     on = intent.kind == "memory_on"
@@ -183,6 +187,16 @@ def _handle(env: LayerEnv, state: dict[str, Any], intent: Intent, request: Human
         else "OK, I've stopped remembering new things about you. Say \"you can remember again\" to switch it back on."
     )
     return {**undo, "reply": reply}
+
+
+def _retention(env: LayerEnv, days: int) -> str:
+    """Set the user's shorter retention limit and apply it now (nodes/privacy/retention_sweep.py)."""
+    data_dir = env.context.data_dir
+    where = UserData(env.gate.forgetting(), env.scope, Path(data_dir) if data_dir else None, _checkpointer())
+    try:
+        return "OK. " + change_retention(where, float(env.context.retention_days or 0), days, now=env.now)
+    except ValueError as err:
+        return f"I can't do that: {err}."
 
 
 def _refused(state: dict[str, Any], error: str) -> Command[Any]:

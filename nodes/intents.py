@@ -3,7 +3,8 @@
 A user's right to be forgotten cannot depend on the model's skill: the embedded
 model gets no tools, and users do not type slash commands. These rules map a
 whole message to the operation of its slash command — forget, show (export),
-memory off, memory on — or to nothing.
+memory off, memory on, a retention limit ("only keep the last 30 days",
+nodes/intents_retention.py) — or to nothing.
 
 Precision over recall: the whole message must be the request ("I always forget
 my keys", "don't forget to remind me…", "forget it" are not), and a forget
@@ -19,7 +20,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-Kind = Literal["forget", "show", "memory_off", "memory_on"]
+from nodes.intents_retention import retention_request
+
+Kind = Literal["forget", "show", "memory_off", "memory_on", "retention"]
 _I = re.IGNORECASE
 
 _POLITE = re.compile(
@@ -79,7 +82,9 @@ _FIRST_PERSON_LEAD = re.compile(r"^(?:i (?:told you|said|mentioned)(?: that)?\s+
 
 @dataclass(frozen=True)
 class Intent:
-    """A recognised memory command; ``target`` is what to forget, as the user put it."""
+    """A recognised memory command; ``target`` is what to forget, as the user put it (for a
+    retention request, the number of days to keep).
+    """
 
     kind: Kind
     target: str = ""
@@ -114,6 +119,9 @@ def parse_intent(text: str) -> Intent | None:
     if not isinstance(text, str) or len(text) > 300 or "\n" in text.strip():
         return None
     s = normalise(text)
+    days = retention_request(s)
+    if days is not None:
+        return Intent("retention", str(days))
     for kind, pattern in _RULES:
         if pattern.match(s):
             return Intent(kind)

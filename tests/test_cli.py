@@ -19,7 +19,7 @@ from models.loader import (
     validate_chat_spec,
 )
 
-SUBCOMMANDS = ["chat", "demo", "import", "recall", "memories", "forget", "delete-user", "memory-on", "memory-off", "expire"]
+SUBCOMMANDS = ["chat", "demo", "import", "recall", "memories", "forget", "delete-user", "memory-on", "memory-off", "expire", "retention"]
 
 
 def test_console_script_help() -> None:

@@ -154,7 +154,7 @@ def _forget_messages(store: BaseStore, scope: UserScope, keys: list[str]) -> Non
         MessageLogLayer().forget(LayerEnv(store=store, scope=scope, context=None, embeddings=None), keys)  # type: ignore[arg-type]
 
 
-def _secure_delete_on(checkpointer: BaseCheckpointSaver | None) -> bool:
+def secure_delete_on(checkpointer: BaseCheckpointSaver | None) -> bool:
     """Make the checkpoint connection zero what it deletes (a per-connection setting).
 
     Returns True when it was off: earlier deletes and updates may then have left
@@ -172,7 +172,7 @@ def scrub(
     store: BaseStore, checkpointer: BaseCheckpointSaver | None, scope: UserScope, *, vacuum: bool = False
 ) -> list[str]:
     """Make deleted bytes leave the disk, touching only what held ``scope``'s data
-    (``vacuum``: also rewrite the checkpoint file, see ``_secure_delete_on``).
+    (``vacuum``: also rewrite the checkpoint file, see ``secure_delete_on``).
     """
     done = []
     scoped = getattr(store, "scrub", None)
@@ -260,7 +260,7 @@ def forget(
         if _mentions(item.value, needle):
             store.delete(item.namespace, item.key)
             report.deleted.setdefault(MESSAGES, []).append(item.key)
-    report.threads_kept, vacuum = where.checkpointer is None, _secure_delete_on(where.checkpointer)
+    report.threads_kept, vacuum = where.checkpointer is None, secure_delete_on(where.checkpointer)
     if where.checkpointer is not None:
         for record in iter_items(store, scope.ns(THREADS)):
             if _thread_mentions(where.checkpointer, record.key, needle):
@@ -279,7 +279,7 @@ def delete_user(target: UserData | LayerEnv, *, checkpointer: BaseCheckpointSave
     store, scope = where.store, where.scope
     report = ForgetReport(action=f"delete user {scope.user_id!r}")
     items = list(iter_items(store, scope.root))
-    report.threads_kept, vacuum = where.checkpointer is None, _secure_delete_on(where.checkpointer)
+    report.threads_kept, vacuum = where.checkpointer is None, secure_delete_on(where.checkpointer)
     if where.checkpointer is not None:
         for record in items:
             if tuple(record.namespace) == scope.ns(THREADS):

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from nodes import clock
 from nodes.tools.memory_file_args import check_view_range, checked_args, need_str
 from nodes.tools.memory_paths import VIRTUAL_ROOT, MemoryFileError, resolve_memory_path, user_memory_dir
 from nodes.write_gate import MemoryGate, WriteRefused
@@ -246,16 +247,23 @@ class MemoryFiles:
                 "Delete or shorten files first; nothing written"
             )
         self._mkdirs(target.parent, path)
-        self._replace_bytes(target, data)
+        self._replace_bytes(target, data, clock.now().timestamp())
 
-    def _replace_bytes(self, target: Path, data: bytes) -> None:
-        """Write ``data`` to a temporary file beside ``target``, then rename it over."""
+    def _replace_bytes(self, target: Path, data: bytes, mtime: float | None = None) -> None:
+        """Write ``data`` to a temporary file beside ``target``, then rename it over.
+
+        The file's time is ``mtime`` (a write: the clock every layer reads, so a
+        retention limit dates it even under ``--now``), else the old file's (lines removed).
+        """
+        mtime = target.stat().st_mtime if mtime is None and target.exists() else mtime
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
+            if mtime is not None:
+                os.utime(tmp, (mtime, mtime))
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

@@ -12,7 +12,9 @@ rerun rewrites nothing, and a killed pass never leaves two. It cites what it
 sums up (``cites``: episode or week keys) and carries their message ids as
 ``sources``, so forgetting a message reaches its roll-ups too. The originals
 are kept until they expire; weekly roll-ups expire like episodes, monthly ones
-stay.
+stay. Each body line carries the time of the newest source it quotes
+(``line_times``), so a retention limit (nodes/privacy/retention.py) expires a
+roll-up line by line.
 """
 
 from __future__ import annotations
@@ -84,6 +86,8 @@ def _rollup(env: LayerEnv, level: str, key: str, members: list[Item], old: dict[
     title = f"Week {key[5:]} ({start:%d %b}–{end - timedelta(days=1):%d %b %Y})" if level == "week" \
         else f"{start:%B %Y}"
     body = extractive_summary(lines, WEEK_WORDS if level == "week" else MONTH_WORDS, WEIGHTS)
+    stamps = _line_stamps(members, old, titled=level == "month")
+    value_time = max(str(i.value["time"]) for i in members)
     keywords = Counter(w for i in members for w in i.value.get("keywords", ()))
     value: dict[str, Any] = {
         "text": f"{title}:\n{body}",
@@ -91,7 +95,7 @@ def _rollup(env: LayerEnv, level: str, key: str, members: list[Item], old: dict[
         "period": key.split("-", 1)[1],
         "start": start.isoformat(),
         "end": end.isoformat(),
-        "time": max(str(i.value["time"]) for i in members),
+        "time": value_time,
         "importance": max(int(i.value.get("importance", 1)) for i in members),
         "keywords": [w for w, _ in keywords.most_common(8)],
         "thread": "rollup",
@@ -99,10 +103,30 @@ def _rollup(env: LayerEnv, level: str, key: str, members: list[Item], old: dict[
         "cites": cites,
         "sources": union(*(i.value.get("sources", ()) for i in members), (old or {}).get("sources", ())),
         "created_at": env.now.isoformat(),
+        "line_times": [_stamp_of(line, stamps, str(value_time)) for line in body.splitlines()],
     }
     if level == "week":
         value["expires_at"] = (end + timedelta(days=float(env.context.episode_ttl_days))).isoformat()
     return value
+
+
+def _line_stamps(members: list[Item], old: dict[str, Any] | None, titled: bool) -> dict[str, str]:
+    """Each told line of the members (and of ``old``), lower-cased, with the newest time it was said."""
+    stamps: dict[str, str] = {}
+    for value in [*(i.value for i in members), *([old] if old is not None else [])]:
+        lines = str(value["text"]).splitlines()[1:] if titled or value is old else str(value["text"]).splitlines()
+        times = value.get("line_times") or []
+        for n, line in enumerate(told_lines("\n".join(lines)) if not times else lines):
+            when = str(times[n]) if n < len(times) else str(value.get("time"))
+            stamps[line.lower()] = max(stamps.get(line.lower(), ""), when)
+    return stamps
+
+
+def _stamp_of(line: str, stamps: dict[str, str], newest: str) -> str:
+    """The time of the newest told line that ``line`` (a sentence of it, label kept) was cut from."""
+    said = line.split(": ", 1)[1].lower() if ": " in line[:22] else line.lower()
+    found = [when for told, when in stamps.items() if said in told]
+    return max(found) if found else newest
 
 
 def told_once(texts: list[str], titled: bool = False) -> list[str]:

@@ -1,8 +1,10 @@
-"""One upkeep pass for one user: the six steps in order, each reported with counts.
+"""One upkeep pass for one user: the seven steps in order, each reported with counts.
 
 Order matters: merging first means later steps see one copy of each memory;
 roll-ups are written before forgetting and expiry, so an episode is summed up
-before it goes; forgetting comes before expiry, whose scrub removes the bytes of both.
+before it goes; forgetting comes before expiry, whose scrub removes the bytes of both;
+retention (nodes/upkeep/retain.py) comes after the roll-ups, so no line they
+write outlives the retention limit.
 Each step is safe to interrupt (see the steps' docstrings), so the pass is too.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
@@ -22,6 +25,7 @@ from nodes.upkeep.merge import merge_step
 from nodes.upkeep.promote import promote_step
 from nodes.upkeep.reflect import reflect_step
 from nodes.upkeep.report import StepReport, UpkeepReport
+from nodes.upkeep.retain import retention_step
 from nodes.upkeep.rollup import rollup_step
 
 Step = Callable[..., StepReport]
@@ -41,11 +45,13 @@ def run_upkeep(
     progress: bool = False,
     model: BaseChatModel | None = None,
     on_step: Callable[[StepReport], None] | None = None,
+    checkpointer: Any = None,
 ) -> UpkeepReport:
     """Run every step for ``env``'s user at ``env.now``; ``dry_run`` counts without writing.
 
     ``on_step`` sees each step's report as it finishes; ``progress`` shows a bar on stderr.
     ``model`` is the capable chat model reflection needs (else the context's spec decides).
+    ``checkpointer`` lets the retention step delete threads past the retention limit.
     """
     started = time.perf_counter()
     report = UpkeepReport(user_id=env.scope.user_id, now=env.now.isoformat(), dry_run=dry_run)
@@ -53,12 +59,18 @@ def run_upkeep(
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(STEPS) + 1, desc="upkeep", file=sys.stderr, leave=False)
-    steps: list[tuple[str, Step]] = [*STEPS, ("reflect", lambda e, dry_run: reflect_step(e, dry_run=dry_run,
-                                                                                       model=model))]
+        bar = tqdm(total=len(STEPS) + 2, desc="upkeep", file=sys.stderr, leave=False)
+
+    def retain(e: LayerEnv, dry_run: bool) -> StepReport:
+        return retention_step(e, dry_run=dry_run, checkpointer=checkpointer)
+
+    def reflect(e: LayerEnv, dry_run: bool) -> StepReport:
+        return reflect_step(e, dry_run=dry_run, model=model)
+
+    steps: list[tuple[str, Step]] = [*STEPS[:-1], ("retention", retain), STEPS[-1], ("reflect", reflect)]
     if not env.gate.memory_enabled():
         # Memory off: no new writes, but what is past its TTL still goes (deletes always pass the gate).
-        steps = [("expire", lambda e, dry_run: expire_step(e, dry_run=dry_run, review=False))]
+        steps = [("retention", retain), ("expire", lambda e, dry_run: expire_step(e, dry_run=dry_run, review=False))]
     for name, step in steps:
         if bar is not None:
             bar.set_postfix_str(name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -37,13 +37,20 @@ def redact_string(text: str) -> str:
 
 def redact_deep(obj: Any) -> Any:
     """A copy of ``obj`` with every string in it redacted; ``obj`` itself when clean."""
+    return map_strings(obj, redact_string)
+
+
+def map_strings(obj: Any, fn: Callable[[str], str]) -> Any:
+    """A copy of ``obj`` with ``fn`` applied to every string in it; ``obj`` itself when ``fn``
+    changes none (``fn`` returns the very same string object for one it leaves alone).
+    """
     if isinstance(obj, str):
-        return redact_string(obj)
+        return fn(obj)
     if isinstance(obj, dict):
-        items = {k: redact_deep(v) for k, v in obj.items()}
+        items = {k: map_strings(v, fn) for k, v in obj.items()}
         return items if any(items[k] is not v for k, v in obj.items()) else obj
     if isinstance(obj, (list, tuple)):
-        seq = [redact_deep(v) for v in obj]
+        seq = [map_strings(v, fn) for v in obj]
         if all(a is b for a, b in zip(seq, obj)):
             return obj
         return seq if isinstance(obj, list) else _same_tuple(obj, seq)
@@ -51,7 +58,7 @@ def redact_deep(obj: Any) -> Any:
         update = {}
         for name in type(obj).model_fields:
             value = getattr(obj, name, None)
-            clean = redact_deep(value)
+            clean = map_strings(value, fn)
             if clean is not value:
                 update[name] = clean
         return obj.model_copy(update=update) if update else obj
@@ -59,7 +66,7 @@ def redact_deep(obj: Any) -> Any:
         update = {}
         for f in dataclasses.fields(obj):
             value = getattr(obj, f.name, None)
-            clean = redact_deep(value)
+            clean = map_strings(value, fn)
             if f.init and clean is not value:
                 update[f.name] = clean
         try:
