@@ -17,7 +17,7 @@ from langgraph.types import Command
 
 from app.ui.source import UserMemory
 from app.ui.views import BadRequest
-from nodes.commands import forget_preview
+from nodes.commands import forget_preview, pick_forget_target
 from nodes.layers.semantic import remember
 from nodes.privacy.consent import set_memory_enabled
 from nodes.privacy.export import iter_items
@@ -37,11 +37,17 @@ def _text(raw: str | None, what: str) -> str:
     return text
 
 
-def preview_forget(mem: UserMemory, raw: str | None) -> dict[str, Any]:
-    """What forgetting ``raw`` would delete: the count and the first lines, nothing deleted yet."""
+def preview_forget(mem: UserMemory, raw: str | None, *, item: bool = False) -> dict[str, Any]:
+    """What forgetting ``raw`` would delete: the count and the first lines, nothing deleted yet.
+
+    For one ``item`` the search text is the one the chat's "forget that ..." picks
+    (``pick_forget_target``: its most specific content word that finds something),
+    so every copy of it goes, and the preview shows them all before anything is deleted.
+    """
     text = _text(raw, "what to forget")
     try:
-        found = would_forget(mem.env, text)
+        picked = pick_forget_target(mem.env, text, []) if item else None
+        text, found = (picked[0], picked[1]) if picked else (text, would_forget(mem.env, text))
     except ValueError as err:
         raise BadRequest(str(err)) from None
     count, shown = forget_preview(found, 0)

@@ -120,8 +120,9 @@ def build_app(source: Source, limit: RateLimit | None = None) -> Starlette:
         f = await form(request)
 
         def preview(mem: UserMemory) -> dict[str, Any]:
-            text = views.item_text(mem, f["kind"], f.get("key", "")) if f.get("kind") else f.get("text")
-            return actions.preview_forget(mem, text)
+            if f.get("kind"):
+                return actions.preview_forget(mem, views.item_text(mem, f["kind"], f.get("key", "")), item=True)
+            return actions.preview_forget(mem, f.get("text"))
         return render(request, "forget.html", user=ident.user, preview=await mine(ident, preview))
 
     async def forget(request: Request, ident: Identity) -> Response:
