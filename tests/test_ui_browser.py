@@ -22,6 +22,8 @@ import pytest
 from tests.cli_run import FAST, export, run_cli
 from tests.ui_browser import chromium, shot, ui_server
 
+pytestmark = pytest.mark.slow  # starts `memory-agent ui` and a browser
+
 CANARY = '<script>document.title="pwned"</script>"><img src=x onerror=alert(1)>'
 SESSION_1 = ["I live in Paris.", "I am vegetarian.", f"My sister is called {CANARY} Anna.", "/end"]
 SESSION_2 = ["I moved to Berlin, I live in Berlin now.", "/end"]
@@ -41,6 +43,9 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     _chat(data, "2026-03-01T10:00:00", "t1", SESSION_1)
     _chat(data, "2026-03-05T10:00:00", "t2", SESSION_2)
     _chat(data, "2026-03-06T10:00:00", "t3", FEEDBACK, "--set", "review_rules=true")
+    for day in ("2026-03-02", "2026-03-07"):
+        done = run_cli(data, *FAST, "--now", f"{day}T12:00:00", "upkeep", "--user", "alice", "--no-progress")
+        assert done.returncode == 0, done.stderr[-2000:]
     downloads = work / "downloads"
     downloads.mkdir()
     with ui_server(data, "alice") as url, chromium(downloads) as web:
@@ -150,6 +155,33 @@ def test_the_export_downloads(page: dict[str, Any]) -> None:
     assert data["user_id"] == "alice" and any("sister" in f["text"] for f in data["facts"])
 
 
+def test_upkeep_shows_the_last_pass_and_a_plot(page: dict[str, Any]) -> None:
+    from selenium.webdriver.common.by import By
+
+    web = _open(page, "/upkeep")
+    assert "2026-03-07" in _shown(web, "last-pass")
+    assert any(s.startswith("merge") for s in _texts(web, "ul.steps li"))
+    line = web.find_element(By.CSS_SELECTOR, "svg.plot polyline.memories").get_attribute("points")
+    assert len(line.split()) == 2
+    shot(web, "upkeep")
+
+
+def test_the_consent_switch_turns_memory_off_and_on_and_keeps_everything(page: dict[str, Any]) -> None:
+    from selenium.webdriver.common.by import By
+
+    before = export(page["data"], "alice")
+    web = _open(page, "/")
+    web.find_element(By.ID, "consent").click()
+    assert _shown(web, "done") == "long-term memory off"
+    assert _open(page, "/").find_element(By.ID, "memory-state").text == "off"
+    assert "Long-term memory is off" in _shown(_open(page, "/why?q=where+do+I+live"), "memory-off")
+    web = _open(page, "/")
+    web.find_element(By.ID, "consent").click()
+    assert _shown(web, "done") == "long-term memory on"
+    after = export(page["data"], "alice")
+    assert after["profile"] == before["profile"] and after["facts"] == before["facts"]
+
+
 def _post(url: str, fields: dict[str, str], cookie: str = "") -> tuple[int, str]:
     req = urllib.request.Request(url, data=urllib.parse.urlencode(fields).encode(), method="POST",
                                  headers={"Cookie": cookie} if cookie else {})
@@ -200,3 +232,21 @@ def test_forget_a_fact_with_confirmation_and_its_bytes_are_gone(page: dict[str, 
     data: Path = page["data"]
     held = [str(p) for p in data.rglob("*") if p.is_file() and b"vegetarian" in p.read_bytes().lower()]
     assert held == []
+
+
+def test_forget_and_delete_are_rate_limited(page: dict[str, Any]) -> None:
+    import http.cookiejar
+
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.open(page["url"] + "/", timeout=30).read()
+    token = next(c.value for c in jar if c.name == "memory_csrf")
+    codes = []
+    for _ in range(12):
+        body = urllib.parse.urlencode({"csrf": token, "text": "nothing like this was said"}).encode()
+        try:
+            codes.append(opener.open(page["url"] + "/forget", data=body, timeout=30).status)
+        except urllib.error.HTTPError as err:
+            codes.append(err.code)
+    first = codes.index(429)  # the forget test above spent one of this minute's ten
+    assert first >= 9 and set(codes[:first]) == {200} and set(codes[first:]) == {429}
