@@ -30,7 +30,7 @@ def _parts(item: dict[str, Any], mem: UserMemory) -> dict[str, float]:
     """Weighted relevance, recency and importance (each 0..1 of the final score's scale)."""
     ctx, meta = mem.context, item.get("meta") or {}
     score = float(item["score"])
-    if item["kind"] not in ("fact", "episode"):
+    if item["kind"] not in ("fact", "episode") or str(item.get("key") or "").startswith("review:"):
         return {"relevance": score, "recency": 0.0, "importance": 0.0, "score": score}
     w_rel, w_rec, w_imp = ctx.weights
     rec = w_rec * recency(meta.get("updated_at") or meta.get("time"), mem.env.now, ctx.recency_half_life_days)
