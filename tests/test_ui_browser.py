@@ -182,6 +182,40 @@ def test_the_consent_switch_turns_memory_off_and_on_and_keeps_everything(page: d
     assert after["profile"] == before["profile"] and after["facts"] == before["facts"]
 
 
+def test_the_switch_flipped_while_a_consolidation_waits_loses_nothing(page: dict[str, Any]) -> None:
+    import subprocess
+    import sys
+
+    from selenium.webdriver.common.by import By
+
+    from tests.cli_run import cli_env
+
+    before = export(page["data"], "alice")
+    cmd = [sys.executable, "-m", "app.cli", "--data-dir", str(page["data"]), *FAST, "chat", "--user", "alice",
+           "--thread", "t-consent"]
+    chat = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**cli_env(), "MEMORY_CONSOLIDATION_DELAY_S": "30"}, cwd=page["data"].parent)
+    assert chat.stdin is not None and chat.stdout is not None
+    chat.stdin.write("I work as a nurse.\n")
+    chat.stdin.flush()
+    while "agent>" not in chat.stdout.readline():  # answered; its consolidation waits (30 s, or /end)
+        pass
+    web = _open(page, "/")
+    web.find_element(By.ID, "consent").click()
+    assert _shown(web, "done") == "long-term memory off"
+    out, err = chat.communicate("/end\n", timeout=120)
+    assert chat.returncode == 0, err[-2000:]
+    after = export(page["data"], "alice")
+    assert after["memory_enabled"] is False
+    def kept(data: dict[str, Any]) -> list[str]:  # the turn may mark a record (a review asked): texts count
+        return sorted(e["text"] for e in [*data["profile"]["current"], *data["facts"]])
+
+    assert set(kept(before)) <= set(kept(after))  # nothing lost (what the waiting turn said is not asserted)
+    web = _open(page, "/")
+    web.find_element(By.ID, "consent").click()
+    assert _shown(web, "done") == "long-term memory on"
+
+
 def _post(url: str, fields: dict[str, str], cookie: str = "") -> tuple[int, str]:
     req = urllib.request.Request(url, data=urllib.parse.urlencode(fields).encode(), method="POST",
                                  headers={"Cookie": cookie} if cookie else {})
