@@ -1,5 +1,5 @@
 """`memory-agent`: chat, demo, import, recall, memories, forget, delete-user, memory-on/off, expire, upkeep,
-retention, mcp, knowledge.
+retention, mcp, knowledge, ui.
 
 Every subcommand shares ``--data-dir`` (env MEMORY_DATA_DIR, default ./data) and
 takes the user id from ``--user`` (env MEMORY_USER_ID): configuration, never
@@ -109,6 +109,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
     s.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
     s.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+    s = command("ui", help="the memory page in a browser: see, search, correct and forget (127.0.0.1)")
+    s.add_argument("--user", help="whose memory (env MEMORY_USER_ID)")
+    s.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1; others need auth)")
+    s.add_argument("--port", type=int, default=8700, help="port (default 8700)")
 
     from app.knowledge_cmd import add_parser as add_knowledge_parser
 

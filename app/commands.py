@@ -230,3 +230,11 @@ def knowledge(args: argparse.Namespace) -> int:
     from app.knowledge_cmd import run
 
     return run(args)
+
+
+@command("ui")
+def ui(args: argparse.Namespace) -> int:
+    """``ui``: the memory page for one user in a browser (app/ui/)."""
+    from app.ui.serve import serve
+
+    return serve(args)

@@ -20,6 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from nodes.layers.base import LayerEnv
 from nodes.upkeep.expire import expire_step
 from nodes.upkeep.forget import forget_step
+from nodes.upkeep.history import pass_record
 from nodes.upkeep.items import pause, write_state
 from nodes.upkeep.merge import merge_step
 from nodes.upkeep.promote import promote_step
@@ -83,7 +84,7 @@ def run_upkeep(
         pause()
     if bar is not None:
         bar.close()
-    if not dry_run and env.gate.memory_enabled():
-        write_state(env, last_pass=env.now.isoformat())
     report.seconds = time.perf_counter() - started
+    if not dry_run and env.gate.memory_enabled():
+        write_state(env, last_pass=env.now.isoformat(), **pass_record(env, report))
     return report
