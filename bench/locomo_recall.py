@@ -70,6 +70,7 @@ ABLATION: list[tuple[str, dict[str, object]]] = [
     ("+ at most 3 per session in the first k", dict(per_session=3)),
     ("+ query decomposition", dict(decompose=True)),
     ("+ pseudo-relevance feedback (3 words)", dict(feedback=3)),
+    ("+ entity cue (weight 0.3)", dict(entity_boost=0.3)),
     ("+ session-level ranking (weight 0.15)", dict(session_weight=0.15)),
     ("+ session-level ranking (weight 0.5)", dict(session_weight=0.5)),
 ]

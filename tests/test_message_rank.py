@@ -19,7 +19,7 @@ from models.loader import HashEmbeddings
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.message_log import MessageLogLayer
 from nodes.layers.message_query import analyse
-from nodes.layers.message_rank import feedback_words, session_lift, spread, sub_queries
+from nodes.layers.message_rank import cue_score, cues, features, feedback_words, session_lift, spread, sub_queries
 from nodes.layers.scoring import boosted, fuse_orders, rank_prior
 from stores.namespaces import UserScope
 from stores.open import open_store
@@ -74,8 +74,10 @@ def test_spread_keeps_the_passed_over_results_after_the_head() -> None:
 def test_decomposition_splits_what_asks_for_several_things() -> None:
     assert sub_queries("What did Priya cook and also where did she travel?") == [
         "What did Priya cook?", "where did she travel?"]
-    assert sub_queries("Did Caroline go hiking and camping?") == ["Did Caroline go hiking?", "Did Caroline go camping?"]
+    assert sub_queries("When did Priya see her aunt, cousins, and grandmother?") == [
+        "When did Priya see her aunt?", "When did Priya see cousins?", "When did Priya see grandmother?"]
     assert sub_queries("What do Caroline and Melanie both like?") == []
+    assert sub_queries("What did Melanie and her kids make?") == []
     assert sub_queries("Where does Rosa's family come from?") == []
 
 
@@ -107,3 +109,16 @@ def test_fusion_goes_through_the_shared_scorer() -> None:
     assert rank_prior(0) == 1.0 and rank_prior(61) == 0.5
     assert boosted(1.0, [(0.3, 1.0), (0.5, 0.5)]) == pytest.approx(1.3 * 1.25)
     assert fuse_orders([["a", "b", "c"], ["b", "c"]]) == ["b", "c", "a"]
+
+
+def test_entity_cue_lifts_the_message_that_names_the_thing_asked_about() -> None:
+    info = analyse("Which kiln did Priya see in Lisbon?", {"priya"}, T0)
+    assert info.entities == {"lisbon"}
+    named, other = ({"text": t, "name": "Priya"} for t in ("the kiln in Lisbon was huge", "the kiln I did see was huge"))
+    off, on = (0.3, 0.3, 0.3, 0.5, 0.0), (0.3, 0.3, 0.3, 0.5, 0.3)
+
+    def score(value: dict, rank: int, weights: tuple[float, ...]) -> float:
+        return cue_score(rank, cues(value, info, features(value["text"])), weights)  # type: ignore[arg-type]
+
+    assert score(other, 0, off) > score(named, 1, off)
+    assert score(named, 1, on) > score(other, 0, on)

@@ -13,29 +13,28 @@ date let "When did Caroline ..." match Caroline's own words. Measured on LoCoMo
 Read policy: a larger candidate pool from the store's hybrid search, reranked by
 what the query says (message_query): the named speaker, "when" questions towards
 messages that date something, a referenced period, and content words found in the
-message itself rather than only in its neighbours, fused with the store's order
-through the shared scorer (``scoring.rank_prior`` and ``boosted``). The ranking levers
-measured in the LoCoMo ablation live in ``message_rank``. One result is one message and
-its ``sources`` is exactly its own id: neighbours shape the ranking, never the result.
+message itself, fused with the store's order through the shared scorer; the levers
+of the LoCoMo ablation are in ``message_rank``. One result is one message and its
+``sources`` is exactly its own id: neighbours shape the ranking, never the result.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
 
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
-from nodes.layers.message_query import TEMPORAL, QueryInfo, analyse, stem, words
+from nodes.layers.message_query import QueryInfo, analyse
 from nodes.layers.message_rank import (
     cue_score,
     cues,
+    features,
     feedback_words,
     interleave,
+    part_info,
     session_lift,
     spread,
     sub_queries,
@@ -48,19 +47,6 @@ from stores.redaction.secrets import redact
 INDEXED_FIELD = "search_text"
 ECHO_HEADROOM = 2  # candidates searched per result, so passed-over repeats leave no gap
 _PAGE = 500
-
-
-@lru_cache(maxsize=16384)
-def _features(text: str) -> tuple[frozenset[str], bool]:
-    """A message's stemmed words, and whether it dates something. Cached: the same
-    messages come back as candidates turn after turn, and this was a third of reranking.
-    """
-    return frozenset(stem(w) for w in words(text)), TEMPORAL.search(text) is not None
-
-
-def _part_info(part: QueryInfo, whole: QueryInfo) -> QueryInfo:
-    """A part of a decomposed query about "she" is about whoever the whole query names."""
-    return part if part.names else dataclasses.replace(part, names=whole.names, first_person=whole.first_person)
 
 
 def _record(msg: LoggedMessage) -> dict[str, Any]:
@@ -94,6 +80,7 @@ class MessageLogLayer(LayerBase):
         per_session: at most this many of the first results from one session (0: off).
         decompose: search each part of "X and also Y" too, fused with the whole query.
         feedback: words shared by the first results searched again, at most this many (0: off).
+        entity_boost: weight for the share of the query's capitalised words in the message itself.
     """
 
     name = "message_log"
@@ -111,6 +98,7 @@ class MessageLogLayer(LayerBase):
         per_session: int = 0,
         decompose: bool = False,
         feedback: int = 0,
+        entity_boost: float = 0.0,
     ) -> None:
         self.neighbours = neighbours
         self.date_in_index = date_in_index
@@ -123,6 +111,7 @@ class MessageLogLayer(LayerBase):
         self.per_session = per_session
         self.decompose = decompose
         self.feedback = feedback
+        self.entity_boost = entity_boost
 
     # -- write policy -------------------------------------------------------
 
@@ -264,7 +253,7 @@ class MessageLogLayer(LayerBase):
             searches.append((info, env.store.search(ns, query=f"{query} {' '.join(extra)}", limit=limit)))
             ranked = self._ranked(searches, k)
         if self.decompose and (parts := sub_queries(query)):
-            each = [[(_part_info(analyse(p, speakers, env.now), info), env.store.search(ns, query=p, limit=limit))]
+            each = [[(part_info(analyse(p, speakers, env.now), info), env.store.search(ns, query=p, limit=limit))]
                     for p in parts]
             ranked = interleave([ranked, *(self._ranked(search, k) for search in each)], k)
         # Report a cosine-scale score: the best candidate's cosine, scaled by each result's
@@ -278,11 +267,11 @@ class MessageLogLayer(LayerBase):
         """The first ``k`` candidates of one or more searches (the whole query, its parts, its
         feedback), each scored against the query that found it; a message found twice keeps its best.
         """
-        weights = (self.speaker_boost, self.when_boost, self.period_boost, self.term_boost)
+        weights = (self.speaker_boost, self.when_boost, self.period_boost, self.term_boost, self.entity_boost)
         best: dict[str, tuple[float, SearchItem]] = {}
         for info, found in searches:
             for rank, h in enumerate(x for x in found if x.score is not None):
-                score = cue_score(rank, cues(h.value, info, _features(h.value.get("text", ""))), weights)
+                score = cue_score(rank, cues(h.value, info, features(h.value.get("text", ""))), weights)
                 if h.key not in best or score > best[h.key][0]:
                     best[h.key] = (score, best[h.key][1] if h.key in best else h)
         scored = sorted(session_lift(list(best.values()), self.session_weight), key=lambda pair: pair[0], reverse=True)

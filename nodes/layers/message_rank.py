@@ -9,8 +9,9 @@ Each idea here is a switch on ``MessageLogLayer`` with one row in the LoCoMo abl
   conversation about the topic beats one stray matching line;
 - spread across sessions: at most n of the first results from one session, because a
   multi-hop question's evidence sits in several;
-- query decomposition: "X and also Y" searched as X and as Y as well as whole;
-- pseudo-relevance feedback: the words the first results share, searched again.
+- query decomposition: "X and also Y" searched as X and as Y, the best answer to each kept;
+- pseudo-relevance feedback: the words the first results share, searched again;
+- an entity cue: the capitalised words of the question ("Lisbon") in the message itself.
 """
 
 from __future__ import annotations
@@ -18,15 +19,24 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import zip_longest
 
 from langgraph.store.base import SearchItem
 
-from nodes.layers.message_query import STOPWORDS, QueryInfo, stem, words
+from nodes.layers.message_query import STOPWORDS, TEMPORAL, QueryInfo, stem, words
 from nodes.layers.scoring import boosted, parse_time, rank_prior
 
 Scored = tuple[float, SearchItem]
+
+
+@lru_cache(maxsize=16384)
+def features(text: str) -> tuple[frozenset[str], bool]:
+    """A message's stemmed words, and whether it dates something. Cached: the same
+    messages come back as candidates turn after turn, and this was a third of reranking.
+    """
+    return frozenset(stem(w) for w in words(text)), TEMPORAL.search(text) is not None
 
 
 @dataclass(frozen=True)
@@ -37,6 +47,7 @@ class Cues:
     dated: bool
     in_period: bool
     term_share: float
+    entity_share: float = 0.0
 
 
 def cues(value: dict, info: QueryInfo, features: tuple[frozenset[str], bool]) -> Cues:
@@ -51,7 +62,8 @@ def cues(value: dict, info: QueryInfo, features: tuple[frozenset[str], bool]) ->
         said = parse_time(value.get("time"))
         in_period = said is not None and info.window[0] <= said < info.window[1]
     share = len(info.terms & own) / len(info.terms) if info.terms else 0.0
-    return Cues(speaker, info.asks_when and dated, in_period, share)
+    entity = len(info.entities & own) / len(info.entities) if info.entities else 0.0
+    return Cues(speaker, info.asks_when and dated, in_period, share, entity)
 
 
 def session_lift(scored: list[Scored], weight: float, depth: int = 3) -> list[Scored]:
@@ -88,32 +100,37 @@ def spread(ranked: Sequence[Scored], per_session: int, k: int) -> list[Scored]:
     return head + rest
 
 
-_SPLIT = re.compile(r"\s*(?:,?\s+and also\s+|,?\s+as well as\s+|;\s*|,\s+and\s+|\s+and\s+)", re.I)
-_HEAD_WORDS = 3  # a part shorter than this borrows the head of the one before it
+# Where a question asks a second thing: "and also", "as well as", ";", or "and" before a new
+# question ("... go and how did she prepare?"). A bare "and" mostly joins nouns ("Melanie and
+# her kids"), which is one question, so it is not split on.
+_SPLIT = re.compile(
+    r",?\s+(?:and also|as well as)\s+|;\s*|,?\s+and\s+(?=(?:how|when|what|where|why|who|which)\b)", re.I
+)
+# A list of short items at the end ("her friends, family, and mentors"): one query per item.
+_LIST = re.compile(r"^(.*?)(\w+(?: \w+)?), (\w+(?: \w+)?(?:, \w+(?: \w+)?)*),? and (\w+(?: \w+)?)$")
 
 
 def sub_queries(query: str) -> list[str]:
-    """The parts of a question that asks for several things ("X and also Y"), each as a query.
+    """The parts of a question that asks for several things, each as a query; [] when it asks one.
 
-    [] when it asks for one. A short part ("... hiking and camping?") borrows the first
-    part's words before its last one ("Did Caroline go camping?"), so it is still a question
-    about the same person. Names joined by "and" stay together ("Caroline and Melanie").
+    "X and also Y", "X; Y" and "X and how Y" split into X and Y; a closing list of short
+    items ("When did Caroline meet her friends, family, and mentors?") into one question per
+    item. A plain "A and B" is left whole: it usually names one thing with two nouns.
     """
-    text = query.strip().rstrip("?").removeprefix("Both ").removeprefix("both ")
-    text = re.sub(r"\bboth\b\s*", "", text)
-    parts = [p for p in _SPLIT.split(text) if p.strip()]
-    if len(parts) < 2:
-        return []
-    first = parts[0].split()
-    out = [parts[0]]
-    for part in parts[1:]:
-        ws = part.split()
-        if len(ws) < _HEAD_WORDS:
-            if ws and ws[0][:1].isupper() and first and first[-1][:1].isupper():
-                return []  # "Caroline and Melanie": one subject, not two questions
-            part = " ".join([*first[:-len(ws)], *ws]) if len(first) > len(ws) else part
-        out.append(part)
-    return [p.strip() + "?" for p in out]
+    text = re.sub(r"\bboth\s+", "", query.strip().rstrip("?"))
+    parts = [p.strip() for p in _SPLIT.split(text) if p.strip()]
+    if len(parts) >= 2:
+        return [p + "?" for p in parts]
+    listed = _LIST.match(text)
+    if listed:
+        head, first, middle, last = listed.groups()
+        return [f"{head}{item.strip()}?" for item in [first, *middle.split(","), last]]
+    return []
+
+
+def part_info(part: QueryInfo, whole: QueryInfo) -> QueryInfo:
+    """A part of a decomposed query about "she" is about whoever the whole query names."""
+    return part if part.names else replace(part, names=whole.names, first_person=whole.first_person)
 
 
 def interleave(rankings: Sequence[Sequence[Scored]], k: int) -> list[Scored]:
@@ -153,9 +170,10 @@ def feedback_words(texts: Sequence[str], info: QueryInfo, n: int, min_docs: int 
     return [shown[s] for s, c in counts.most_common() if c >= min_docs][:n]
 
 
-def cue_score(rank: int, c: Cues, weights: tuple[float, float, float, float]) -> float:
-    """The store's order as a prior, lifted by the cues (speaker, when, period, terms)."""
-    speaker, when, period, term = weights
+def cue_score(rank: int, c: Cues, weights: tuple[float, float, float, float, float]) -> float:
+    """The store's order as a prior, lifted by the cues (speaker, when, period, terms, entities)."""
+    speaker, when, period, term, entity = weights
     return boosted(rank_prior(rank), [
         (speaker, float(c.speaker)), (when, float(c.dated)), (period, float(c.in_period)), (term, c.term_share),
+        (entity, c.entity_share),
     ])
