@@ -1,21 +1,25 @@
-"""LoCoMo evidence recall of the message log, next to plain baselines.
+"""LoCoMo evidence recall of the message log: the ablation of its ranking levers, next to plain baselines.
 
 Data: ``bench/datasets/locomo-dev`` (vendored) — two conversations from LoCoMo
 ("Evaluating Very Long-Term Conversational Memory of LLM Agents", Maharana et
 al., 2024; snap-research/LoCoMo), licensed CC BY-NC 4.0; see the README there.
-The measure is described in ``docs/architecture.md`` ("Retrieval quality").
+``--data bench/datasets/holdout`` runs the project's own invented dialogues, which
+no lever was tuned on. The measure is described in ``docs/architecture.md``
+("Retrieval quality").
 
 Each conversation is imported (through ``nodes.importer``) into a fresh
-``FaissSqliteStore`` with the real local embedder; R@k is the share of a
-question's evidence turns among the top k messages, averaged over questions of
-categories 1-4. The baselines run on the same messages in the same process: dense
-MiniLM cosine, FTS5 BM25 (porter) and their reciprocal-rank fusion, each over
-"name: text". The ladder then adds one idea of the message-log layer at a time,
-so the table says what each idea gained. ``--per-turn`` instead times the
-retrieve path (query embedding + search + rerank) over 10k messages of one user.
-Reports go to ``bench/results/`` (git-ignored). No LLM is called at query time.
+``FaissSqliteStore`` with the real local embedder. Per row, over questions of
+categories 1-4 and per category (bench.recall_metrics): R@1/5/10 (share of a
+question's evidence turns among the top k messages), NDCG@10, evidence within
+200/400/800/1600 tokens of returned text, and query latency p50/p95 (one search,
+query embedding included); import throughput once. The baselines run on the same
+messages in the same process: dense MiniLM cosine, FTS5 BM25 (porter) and their
+reciprocal-rank fusion, each over "name: text". Each ablation row is today's layer
+with one lever changed; ``--ladder`` instead adds the layer's ideas one at a time.
+``--per-turn`` times the retrieve path over 10k messages of one user. Reports go
+to ``bench/results/`` (git-ignored). No LLM is called at query time.
 
-    python -m bench.locomo_recall [--data DIR] [--per-turn] [--out FILE]
+    python -m bench.locomo_recall [--data DIR] [--ladder] [--per-turn] [--out FILE]
 """
 
 from __future__ import annotations
@@ -23,8 +27,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -34,8 +36,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-from langchain_core.embeddings import Embeddings
 
+from bench.recall_baselines import FreshQueries, baseline_rankers, plain_text
 from bench.recall_metrics import (
     Tally,
     category_table,
@@ -43,7 +45,7 @@ from bench.recall_metrics import (
     recall_at,  # noqa: F401  (the notebook and postgres_bench read it here)
 )
 from graph.context import Context
-from models.loader import CachedEmbeddings, load_embeddings
+from models.loader import load_embeddings
 from nodes.importer import import_messages, parse_import
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.message_log import MessageLogLayer
@@ -108,61 +110,7 @@ def load_conversation(folder: Path) -> tuple[list[LoggedMessage], list[Question]
     return messages, questions
 
 
-# -- baselines ---------------------------------------------------------------
-
-_TERM = re.compile(r"\w+")
-
-
-def _plain(m: LoggedMessage) -> str:
-    return f"{m.name or m.role}: {m.text}"
-
-
-def baseline_rankers(messages: list[LoggedMessage], embed: Callable[[list[str]], np.ndarray]) -> dict[str, Callable[[str], list[str]]]:
-    """Dense, BM25 and RRF rankers over the plain message text (whole conversation ranked)."""
-    ids = [m.id for m in messages]
-    vecs = embed([_plain(m) for m in messages])
-    db = sqlite3.connect(":memory:")
-    db.execute("CREATE VIRTUAL TABLE t USING fts5(doc, tokenize='porter')")
-    db.executemany("INSERT INTO t(rowid, doc) VALUES (?, ?)", [(i, _plain(m)) for i, m in enumerate(messages)])
-
-    def dense(q: str) -> list[str]:
-        return [ids[i] for i in np.argsort(-(vecs @ embed([q])[0]))]
-
-    def bm25(q: str) -> list[str]:
-        terms = " OR ".join(f'"{t}"' for t in dict.fromkeys(_TERM.findall(q.lower())))
-        rows = db.execute("SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t)", (terms,)).fetchall() if terms else []
-        return [ids[r[0]] for r in rows]
-
-    def rrf(q: str) -> list[str]:
-        fused: dict[str, float] = {}
-        for ranking in (dense(q), bm25(q)):
-            for rank, key in enumerate(ranking):
-                fused[key] = fused.get(key, 0.0) + 1.0 / (61 + rank)
-        return sorted(fused, key=lambda key: -fused[key])
-
-    return {"dense MiniLM cosine": dense, "BM25 (FTS5, porter)": bm25, "reciprocal-rank fusion of both": rrf}
-
-
 # -- the layer ---------------------------------------------------------------
-
-
-class FreshQueries(Embeddings):
-    """The local embedder with its query cache emptied per ablation row, so each row's
-    latency pays for its query embeddings as a live turn does (rows ask the same questions).
-    """
-
-    def __init__(self, inner: Embeddings) -> None:
-        self.inner = inner
-        self.reset()
-
-    def reset(self) -> None:
-        self.cached = CachedEmbeddings(self.inner)
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self.cached.embed_documents(texts)
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.cached.embed_query(text)
 
 
 def _env(store: FaissSqliteStore, embeddings: object, user: str = "bench") -> LayerEnv:
@@ -197,7 +145,7 @@ def run(data: Path, rows: Sequence[tuple[str, dict[str, object]]], baselines: bo
     imported, import_s = 0, 0.0
     for folder in sorted(p for p in data.iterdir() if (p / "conversation.jsonl").exists()):
         messages, questions = load_conversation(folder)
-        text_of = {m.id: _plain(m) for m in messages}
+        text_of = {m.id: plain_text(m) for m in messages}
         print(f"{folder.name}: {len(messages)} messages, {len(questions)} questions", file=sys.stderr)
         if baselines:
             for label, ranker in baseline_rankers(messages, embed).items():
