@@ -118,7 +118,7 @@ def _env(store: FaissSqliteStore, embeddings: object, user: str = "bench") -> La
 
 
 def _store(path: Path, embeddings: object) -> FaissSqliteStore:
-    return FaissSqliteStore(path, index={"dims": 384, "embed": embeddings, "fields": ["text"]})  # type: ignore[typeddict-item]
+    return FaissSqliteStore(path, index={"dims": 384, "embed": embeddings, "fields": ["text"]})  # type: ignore[typeddict-item,arg-type]
 
 
 def layer_ranker(env: LayerEnv, layer: MessageLogLayer) -> Callable[[Question], list[str]]:
