@@ -13,21 +13,32 @@ date let "When did Caroline ..." match Caroline's own words. Measured on LoCoMo
 Read policy: a larger candidate pool from the store's hybrid search, reranked by
 what the query says (message_query): the named speaker, "when" questions towards
 messages that date something, a referenced period, and content words found in the
-message itself rather than only in its neighbours. One result is one message and
-its ``sources`` is exactly its own id: neighbours shape the ranking, never the result.
+message itself, fused with the store's order through the shared scorer; the levers
+of the LoCoMo ablation are in ``message_rank``. One result is one message and its
+``sources`` is exactly its own id: neighbours shape the ranking, never the result.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
 
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
-from nodes.layers.message_query import TEMPORAL, QueryInfo, analyse, stem, words
+from nodes.layers.message_query import QueryInfo, analyse
+from nodes.layers.message_rank import (
+    cue_score,
+    cues,
+    features,
+    feedback_words,
+    interleave,
+    part_info,
+    session_lift,
+    spread,
+    sub_queries,
+)
 from nodes.layers.message_text import repeats_question, search_text, speaker_of, spoken_date
 from nodes.layers.scoring import parse_time
 from stores.namespaces import MESSAGES
@@ -36,14 +47,6 @@ from stores.redaction.secrets import redact
 INDEXED_FIELD = "search_text"
 ECHO_HEADROOM = 2  # candidates searched per result, so passed-over repeats leave no gap
 _PAGE = 500
-
-
-@lru_cache(maxsize=16384)
-def _features(text: str) -> tuple[frozenset[str], bool]:
-    """A message's stemmed words, and whether it dates something. Cached: the same
-    messages come back as candidates turn after turn, and this was a third of reranking.
-    """
-    return frozenset(stem(w) for w in words(text)), TEMPORAL.search(text) is not None
 
 
 def _record(msg: LoggedMessage) -> dict[str, Any]:
@@ -73,6 +76,11 @@ class MessageLogLayer(LayerBase):
         when_boost: weight, on "when"/"how long" questions, for messages that date something.
         period_boost: weight for messages said in the period the query points at.
         term_boost: weight for the share of the query's content words in the message itself.
+        session_weight: lift for turns of a session whose turns keep turning up (0: off).
+        per_session: at most this many of the first results from one session (0: off).
+        decompose: search each part of "X and also Y" too, fused with the whole query.
+        feedback: words shared by the first results searched again, at most this many (0: off).
+        entity_boost: weight for the share of the query's capitalised words in the message itself.
     """
 
     name = "message_log"
@@ -86,6 +94,11 @@ class MessageLogLayer(LayerBase):
         when_boost: float = 0.3,
         period_boost: float = 0.3,
         term_boost: float = 0.5,
+        session_weight: float = 0.0,
+        per_session: int = 0,
+        decompose: bool = False,
+        feedback: int = 0,
+        entity_boost: float = 0.0,
     ) -> None:
         self.neighbours = neighbours
         self.date_in_index = date_in_index
@@ -94,6 +107,11 @@ class MessageLogLayer(LayerBase):
         self.when_boost = when_boost
         self.period_boost = period_boost
         self.term_boost = term_boost
+        self.session_weight = session_weight
+        self.per_session = per_session
+        self.decompose = decompose
+        self.feedback = feedback
+        self.entity_boost = entity_boost
 
     # -- write policy -------------------------------------------------------
 
@@ -222,41 +240,42 @@ class MessageLogLayer(LayerBase):
         """The ``k`` best single messages for ``query``, best first."""
         if k <= 0 or not query.strip():
             return []
-        hits = env.store.search(env.scope.ns(MESSAGES), query=query, limit=max(self.pool, k))
-        hits = [h for h in hits if h.score is not None]
+        ns, limit = env.scope.ns(MESSAGES), max(self.pool, k)
+        hits = [h for h in env.store.search(ns, query=query, limit=limit) if h.score is not None]
         if not hits:
             return []
         speakers = {(h.value.get("name") or "").lower() for h in hits} - {""}
         info = analyse(query, speakers, env.now)
-        ranked = sorted(
-            ((self._rerank(rank, h, info), h) for rank, h in enumerate(hits)), key=lambda pair: pair[0], reverse=True
-        )[:k]
+        searches = [(info, hits)]
+        ranked = self._ranked(searches, k)
+        if self.feedback and (extra := feedback_words([h.value.get("text", "") for _, h in ranked[:5]], info,
+                                                       self.feedback)):
+            searches.append((info, env.store.search(ns, query=f"{query} {' '.join(extra)}", limit=limit)))
+            ranked = self._ranked(searches, k)
+        if self.decompose and (parts := sub_queries(query)):
+            each = [[(part_info(analyse(p, speakers, env.now), info), env.store.search(ns, query=p, limit=limit))]
+                    for p in parts]
+            ranked = interleave([ranked, *(self._ranked(search, k) for search in each)], k)
         # Report a cosine-scale score: the best candidate's cosine, scaled by each result's
         # standing, so the order survives a merge with other layers and an off-topic query
         # still scores low against the prompt's score floor.
         top_cos = max(float(h.score or 0.0) for h in hits)
-        best = ranked[0][0]
+        best = max(value for value, _ in ranked)
         return [self._recalled(h, top_cos * value / best) for value, h in ranked]
 
-    def _rerank(self, rank: int, hit: SearchItem, info: QueryInfo) -> float:
-        value = hit.value
-        # The store's fused order as a smooth prior (1.0 for the first, like RRF's 1/(60+r)).
-        score = 61.0 / (61.0 + rank)
-        name = (value.get("name") or "").lower()
-        if (info.names and name in info.names) or (
-            not info.names and info.first_person and value.get("role") == "user"
-        ):
-            score *= 1.0 + self.speaker_boost
-        own, dated = _features(value.get("text", ""))
-        if info.asks_when and dated:
-            score *= 1.0 + self.when_boost
-        if info.window is not None:
-            said = parse_time(value.get("time"))
-            if said is not None and info.window[0] <= said < info.window[1]:
-                score *= 1.0 + self.period_boost
-        if info.terms:
-            score *= 1.0 + self.term_boost * len(info.terms & own) / len(info.terms)
-        return score
+    def _ranked(self, searches: list[tuple[QueryInfo, list[SearchItem]]], k: int) -> list[tuple[float, SearchItem]]:
+        """The first ``k`` candidates of one or more searches (the whole query, its parts, its
+        feedback), each scored against the query that found it; a message found twice keeps its best.
+        """
+        weights = (self.speaker_boost, self.when_boost, self.period_boost, self.term_boost, self.entity_boost)
+        best: dict[str, tuple[float, SearchItem]] = {}
+        for info, found in searches:
+            for rank, h in enumerate(x for x in found if x.score is not None):
+                score = cue_score(rank, cues(h.value, info, features(h.value.get("text", ""))), weights)
+                if h.key not in best or score > best[h.key][0]:
+                    best[h.key] = (score, best[h.key][1] if h.key in best else h)
+        scored = sorted(session_lift(list(best.values()), self.session_weight), key=lambda pair: pair[0], reverse=True)
+        return spread(scored, self.per_session, k)[:k]
 
     @staticmethod
     def _recalled(hit: SearchItem, score: float) -> Recalled:

@@ -69,6 +69,7 @@ class QueryInfo:
     asks_when: bool  # the answer is a date or a duration
     window: tuple[datetime, datetime] | None  # the time the query points at, if any
     terms: frozenset[str]  # stemmed content words, names excluded
+    entities: frozenset[str] = frozenset()  # stemmed capitalised words past the first, speakers excluded
 
 
 def _mentions(word: str, name: str) -> bool:
@@ -88,7 +89,13 @@ def analyse(query: str, speakers: set[str], now: datetime) -> QueryInfo:
         asks_when=bool(_WHEN.match(query)),
         window=time_window(query, now),
         terms=terms,
+        entities=frozenset(stem(w) for w in _capitalised(query)) & terms,
     )
+
+
+def _capitalised(query: str) -> list[str]:
+    """Words written with a capital inside the question ("Lisbon", "Biscuit"): likely names of things."""
+    return [w.lower() for w in re.findall(r"(?<=\s)[A-Z][a-z]+", query)]
 
 
 def _day(dt: datetime) -> datetime:

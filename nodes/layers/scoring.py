@@ -1,4 +1,4 @@
-"""The read policy's score: relevance + recency + importance.
+"""The read policy's score: relevance + recency + importance; and the rank fusion layers share.
 
 score = w_rel * relevance + w_rec * recency + w_imp * importance / 10 + USAGE_WEIGHT * usage
 recency = 0.5 ** (age_days / half_life_days)
@@ -15,6 +15,7 @@ in ``Context`` mean the same thing everywhere.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
 USAGE_WEIGHT = 0.05
@@ -60,3 +61,33 @@ def usage_bonus(use_count: int) -> float:
     """``USAGE_WEIGHT`` times a saturating share of uses: 0 for a memory no answer used."""
     uses = max(int(use_count or 0), 0)
     return USAGE_WEIGHT * uses / (uses + USAGE_HALF)
+
+
+# -- rank fusion: how a layer turns a store's candidate order and its own cues into one score --
+
+RANK_PRIOR_K = 61.0  # the first candidate scores 1.0; the shape of reciprocal-rank fusion's 1/(60+r)
+
+
+def rank_prior(rank: int) -> float:
+    """A candidate's standing in the store's fused order as a smooth prior (1.0 for the first)."""
+    return RANK_PRIOR_K / (RANK_PRIOR_K + rank)
+
+
+def boosted(base: float, boosts: Iterable[tuple[float, float]]) -> float:
+    """``base`` lifted by each (weight, strength) cue: times (1 + weight × strength), strength 0-1.
+
+    Multiplying keeps a cue from rescuing a candidate the store ranked far down: a
+    boost moves a message past its near neighbours in the order, not past the top.
+    """
+    for weight, strength in boosts:
+        base *= 1.0 + weight * strength
+    return base
+
+
+def fuse_orders(orders: Sequence[Sequence[str]]) -> list[str]:
+    """Keys of several rankings in reciprocal-rank-fusion order (ties keep first-seen order)."""
+    fused: dict[str, float] = {}
+    for order in orders:
+        for rank, key in enumerate(order):
+            fused[key] = fused.get(key, 0.0) + rank_prior(rank)
+    return sorted(fused, key=lambda key: -fused[key])
