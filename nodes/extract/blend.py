@@ -8,7 +8,7 @@ parse finds lasting that no rule fact covers is added, keyed by the rules when
 they can read that clause alone ("fwiw I'm living in Porto" -> location;
 the patterns only, not the loose disclosure cues),
 otherwise as the user's own words in the third person. Last, the learned gate
-(``disclosure_gate.py``), when given, vetoes or adds by what it learnt from labels.
+(``bench/learned_gate/gate.py``), when given, vetoes or adds by what it learnt from labels.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ RuleReader = Callable[[str], list[CandidateFact]]
 
 
 class Screen(Protocol):
-    """A last judge of one sentence's facts (the learned gate, ``disclosure_gate.py``)."""
+    """A last judge of one sentence's facts (the learned gate, ``bench/learned_gate/gate.py``)."""
 
     def screen(self, text: str, parsed: Sentence, facts: Sequence[CandidateFact],
                rules: RuleReader) -> list[CandidateFact]:
