@@ -6,7 +6,7 @@ starts with a capital, digit or quote), because summaries copy sentences whole
 and must not cut "e.g. this"; ``statements`` also splits clauses at ";" and
 normalises curly apostrophes, because each statement may become one atomic fact.
 Stop-word lists differ by use (grounding, query analysis, summary keywords); each
-use extends ``FUNCTION_WORDS`` with its own words, defined beside it.
+use extends ``FUNCTION_WORDS`` with its own words, all in ``nodes/words.toml``.
 """
 
 from __future__ import annotations
@@ -17,12 +17,10 @@ from collections.abc import Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-# Words with no content in any of our uses.
-FUNCTION_WORDS = frozenset(
-    """about all also and any are but can could for from had has have here how into its just more not our
-    should some than that the their them then there they this very was were what when where which who why
-    will with would you your""".split()
-)
+from nodes.words import stop_words
+
+# Words with no content in any of our uses (nodes/words.toml [stop_words]).
+FUNCTION_WORDS = stop_words()
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n+")
 _STATEMENT_END = re.compile(r"(?<=[.!?])\s+|\n+|;\s+")

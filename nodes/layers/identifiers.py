@@ -18,7 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from nodes.text import FUNCTION_WORDS, sentences
+from nodes.text import sentences
+from nodes.words import stop_words
 from stores.redaction.secrets import find_secrets
 
 log = logging.getLogger(__name__)
@@ -177,10 +178,7 @@ def extractive_summary(lines: Sequence[str], max_words: int, label_weights: Mapp
     return "\n".join(s for _, s in sorted(chosen))
 
 
-STOPWORDS = FUNCTION_WORDS | frozenset(
-    """assistant don't get good got great hello help i'll i'm i've it's know let like make much need okay one
-    ours out please really sure thank thanks two user want well yes you're""".split()
-)
+STOPWORDS = stop_words("summary")  # nodes/words.toml
 _CONTENT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]{2,}")
 
 
