@@ -18,12 +18,12 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from nodes.extract.base import CandidateFact
-from nodes.extract.grounding import content_words
 from nodes.extract.parse import Sentence, parse
 from nodes.extract.parse_policy import clause_facts, in_view
 from nodes.extract.parse_readings import rule_readings
 from nodes.extract.parse_veto import doubtful, uncertain
 from nodes.extract.voices import labelled_field, with_subject
+from nodes.text import content_words
 
 RuleReader = Callable[[str], list[CandidateFact]]
 
