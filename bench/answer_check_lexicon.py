@@ -3,7 +3,7 @@
     python -m bench.answer_check_lexicon            # dev and held-out
     python -m bench.answer_check_lexicon --errors   # also list the misses (dev only)
 
-The fixtures (tests/fixtures/answer_check/*.txt) pair a stored memory with reply
+The fixtures (bench/datasets/answer_check/*.txt) pair a stored memory with reply
 sentences labelled "+" (conflicts) or "-" (does not). The dev part is what the
 lexicon is tuned on; the held-out part is only measured.
 """
@@ -14,12 +14,12 @@ import argparse
 import statistics
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
+from bench import DATASETS
 from nodes.check.checks import Check
 from nodes.check.memories import gather_checks
 
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "answer_check"
+FIXTURES = DATASETS / "answer_check"
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ lives in Sydney" must not become the user's location). Any fact stored from a
 non-durable message is a false positive. Precision matters most: a wrong memory
 is worse than a missing one.
 
-The sets (see tests/fixtures/WRITE_POLICY_LABELS.md): ``tuning`` (everything the
+The sets (see bench/datasets/WRITE_POLICY_LABELS.md): ``tuning`` (everything the
 extractor was tuned on, including the parse policy's own validation messages and
 the tune half of the second LoCoMo labelling, and the tune split of any
 ``write_policy_train_*.jsonl``), ``held-out`` (messages in other
@@ -31,14 +31,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bench import DATASETS
+from bench.learned_gate.gate import load_gate
 from bench.scores import Counts
 from nodes.extract.base import CandidateFact, FactExtractor
 from nodes.extract.grounding import ground
 from nodes.extract.pattern_extractor import PatternFactExtractor
 from nodes.layers.base import LoggedMessage
 
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
-DATA = FIXTURES / "write_policy.jsonl"
+DATA = DATASETS / "write_policy.jsonl"
 _TIME = datetime(2025, 1, 1, tzinfo=UTC)
 SET_NAMES = ("tuning", "held-out", "locomo", "fresh")
 NEVER_STORED = ("question", "hypothetical", "roleplay", "injection")  # traps that must store nothing
@@ -90,20 +91,20 @@ def load_cases(path: Path = DATA, split: str | None = None) -> list[Case]:
 def load_set(name: str) -> list[Case]:
     """One of SET_NAMES."""
     if name == "tuning":
-        return [*load_cases(DATA), *load_cases(FIXTURES / "write_policy_heldout.jsonl"),
-                *load_cases(FIXTURES / "write_policy_voices.jsonl", "tune"),
-                *load_cases(FIXTURES / "write_policy_locomo.jsonl", "tune"),
-                *load_cases(FIXTURES / "write_policy_locomo_b.jsonl", "tune"),
+        return [*load_cases(DATA), *load_cases(DATASETS / "write_policy_heldout.jsonl"),
+                *load_cases(DATASETS / "write_policy_voices.jsonl", "tune"),
+                *load_cases(DATASETS / "write_policy_locomo.jsonl", "tune"),
+                *load_cases(DATASETS / "write_policy_locomo_b.jsonl", "tune"),
                 *[c for n in ("", "2", "3", "4", "5", "6", "7", "8")
-                   for c in load_cases(FIXTURES / f"write_policy_parse_dev{n}.jsonl")],
-                *[c for path in sorted(FIXTURES.glob("write_policy_train_*.jsonl")) for c in load_cases(path, "tune")]]
+                   for c in load_cases(DATASETS / f"write_policy_parse_dev{n}.jsonl")],
+                *[c for path in sorted(DATASETS.glob("write_policy_train_*.jsonl")) for c in load_cases(path, "tune")]]
     if name == "held-out":
-        return load_cases(FIXTURES / "write_policy_voices.jsonl", "heldout")
+        return load_cases(DATASETS / "write_policy_voices.jsonl", "heldout")
     if name == "locomo":
-        return [*load_cases(FIXTURES / "write_policy_locomo.jsonl", "heldout"),
-                *load_cases(FIXTURES / "write_policy_locomo_b.jsonl", "heldout")]
+        return [*load_cases(DATASETS / "write_policy_locomo.jsonl", "heldout"),
+                *load_cases(DATASETS / "write_policy_locomo_b.jsonl", "heldout")]
     if name == "fresh":
-        return load_cases(FIXTURES / "write_policy_fresh.jsonl")
+        return load_cases(DATASETS / "write_policy_fresh.jsonl")
     raise ValueError(f"unknown set {name!r}; expected one of {', '.join(SET_NAMES)}")
 
 
@@ -125,7 +126,7 @@ def is_hit(case: Case, stored: bool, keys: set[str]) -> bool:
 
 
 def tally(scores: Scores, case: Case, facts: Sequence[CandidateFact]) -> None:
-    """Count one message whose grounded output is ``facts`` (shared with bench/train_disclosure_gate.py)."""
+    """Count one message whose grounded output is ``facts`` (shared with bench/learned_gate/train.py)."""
     hit = is_hit(case, bool(facts), {f.key for f in facts if f.key})
     for category in {f.category for f in facts}:
         scores.precision_by_category[category][0 if hit and case.durable else 1] += 1
@@ -150,9 +151,9 @@ def tally(scores: Scores, case: Case, facts: Sequence[CandidateFact]) -> None:
 
 def _extractors(chat_model: str | None) -> list[tuple[str, FactExtractor]]:
     found: list[tuple[str, FactExtractor]] = [("rules", PatternFactExtractor())]
-    gated = PatternFactExtractor(learned=True)
-    if gated.gate is not None:  # the learned gate (nodes/extract/disclosure_gate.py) on top of the rules
-        found.append(("rules+gate", gated))
+    gate = load_gate()  # the learned gate (bench/learned_gate/gate.py) on top of the rules
+    if gate is not None:
+        found.append(("rules+gate", PatternFactExtractor(gate=gate)))
     if chat_model:
         try:
             from models.loader import load_chat_model

@@ -13,10 +13,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import DATASETS
 from bench.scores import Counts
 from nodes.intents import parse_intent
 
-DEFAULT_SET = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "intents_labelled.tsv"
+DEFAULT_SET = DATASETS / "intents_labelled.tsv"
 
 
 @dataclass

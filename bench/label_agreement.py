@@ -2,7 +2,7 @@
 
 A second hand labelled the held-out messages (``fresh`` and the held-out LoCoMo turns) from their text and
 the written guide alone, blind to the first labels and to the extractor
-(``tests/fixtures/heldout_second_labels.jsonl``). Scoring that labelling as if it were an extractor,
+(``bench/datasets/heldout_second_labels.jsonl``). Scoring that labelling as if it were an extractor,
 with the same rule as ``bench.extraction_eval`` (a durable message is a hit when the second hand also calls it
 durable, names every required slot and none of the forbidden ones), says what precision and recall a careful
 human reaches against the same labels. A target above that ceiling measures the labels' noise, not the
@@ -18,10 +18,11 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench.extraction_eval import FIXTURES, Case, is_hit, load_set
+from bench import DATASETS
+from bench.extraction_eval import Case, is_hit, load_set
 from bench.scores import Counts
 
-SECOND = FIXTURES / "heldout_second_labels.jsonl"
+SECOND = DATASETS / "heldout_second_labels.jsonl"
 SETS = ("fresh", "locomo")
 
 

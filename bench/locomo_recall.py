@@ -46,10 +46,10 @@ from bench.recall_metrics import (
 )
 from graph.context import Context
 from models.loader import load_embeddings
+from nodes.clock import parse_time
 from nodes.importer import import_messages, parse_import
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.message_log import MessageLogLayer
-from nodes.layers.scoring import parse_time
 from stores.faiss_sqlite import FaissSqliteStore
 from stores.namespaces import UserScope
 

@@ -35,10 +35,10 @@ from app.runtime import MemoryAgent
 from bench.locomo_recall import DEFAULT_DATA, load_conversation, recall_at
 from graph.context import Context
 from models.loader import load_embeddings
+from nodes.clock import parse_time
 from nodes.importer import import_messages
 from nodes.layers.base import LayerEnv, LoggedMessage
 from nodes.layers.message_log import MessageLogLayer
-from nodes.layers.scoring import parse_time
 from stores.namespaces import UserScope
 from stores.open import open_store
 

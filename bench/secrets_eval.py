@@ -18,16 +18,16 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import DATASETS
 from bench.scores import Counts
 from stores.redaction.secrets import find_secrets, redact
 
-_FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
-DEFAULT_CORPUS = _FIXTURES / "secrets_corpus.jsonl"
+DEFAULT_CORPUS = DATASETS / "secrets_corpus.jsonl"
 # Tuned on: the first corpus and the phrasings corpus. Held out: written and labelled first, never tuned on.
-TUNING = [DEFAULT_CORPUS, _FIXTURES / "secrets_tuning.jsonl"]
-HELDOUT = _FIXTURES / "secrets_heldout.jsonl"
+TUNING = [DEFAULT_CORPUS, DATASETS / "secrets_tuning.jsonl"]
+HELDOUT = DATASETS / "secrets_heldout.jsonl"
 # Ordinary conversation with no secret in it: every message flagged there is a false positive.
-LOCOMO = sorted((Path(__file__).resolve().parent / "datasets" / "locomo-dev").glob("*/conversation.jsonl"))
+LOCOMO = sorted((DATASETS / "locomo-dev").glob("*/conversation.jsonl"))
 
 
 @dataclass

@@ -60,7 +60,7 @@ def build_graph(
     *,
     chat_model: BaseChatModel | None = None,
     tool_factory: ToolFactory | None = memory_tools,
-) -> StateGraph:
+) -> StateGraph[State, Context, State, State]:
     """The uncompiled turn graph (``langgraph dev`` compiles it with its own persistence)."""
     layers = list(default_layers() if layers is None else layers)
     g = StateGraph(State, context_schema=Context)
@@ -88,7 +88,7 @@ def compile_graph(
     *,
     chat_model: BaseChatModel | None = None,
     tool_factory: ToolFactory | None = memory_tools,
-) -> CompiledStateGraph:
+) -> CompiledStateGraph[State, Context, State, State]:
     """The graph with persistence, for the CLI, notebooks and tests."""
     return build_graph(layers, chat_model=chat_model, tool_factory=tool_factory).compile(
         checkpointer=checkpointer, store=store

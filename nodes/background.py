@@ -32,6 +32,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
+from nodes.clock import parse_time
 from nodes.consolidation_queue import (
     BUSY,
     MARK_PREFIX,
@@ -48,7 +49,6 @@ from nodes.consolidation_queue import (
 )
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
 from nodes.layers.message_log import MessageLogLayer
-from nodes.layers.scoring import parse_time
 from nodes.privacy.consent import is_memory_enabled
 from nodes.usage import Use, record_usage
 from stores.namespaces import SETTINGS

@@ -14,13 +14,25 @@ from datetime import UTC, datetime
 NOW_ENV = "MEMORY_NOW"
 
 
+def parse_time(value: str | datetime | None) -> datetime | None:
+    """ISO-8601 text (or a datetime) as an aware UTC datetime: the one time parser, for stored stamps too."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        dt = value
+    else:
+        dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+
+
 def parse_now(text: str) -> datetime:
-    """An ISO-8601 time as an aware UTC datetime; a clear ``ValueError`` otherwise."""
+    """The ``--now`` / ``MEMORY_NOW`` setting as an aware UTC datetime; a clear ``ValueError`` otherwise."""
     try:
-        dt = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+        dt = parse_time(text.strip())
     except ValueError:
         raise ValueError(f"--now / {NOW_ENV}={text!r} is not an ISO-8601 time (e.g. 2025-03-01T09:00:00Z)") from None
-    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+    assert dt is not None
+    return dt
 
 
 def now() -> datetime:

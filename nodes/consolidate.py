@@ -48,12 +48,12 @@ from langgraph.types import interrupt
 from graph.context import Context
 from models.loader import load_chat_model
 from nodes.background import consolidate_pending, is_background, mark_deferred
+from nodes.clock import parse_time
 from nodes.commands import COMMAND_KEY
 from nodes.consolidation_queue import has_backlog, read_mark
 from nodes.env import context_of, make_env
 from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer, approve_all
 from nodes.layers.message_log import MessageLogLayer
-from nodes.layers.scoring import parse_time
 from nodes.ownership import register_thread
 from nodes.privacy.consent import is_memory_enabled
 from nodes.prompt import shown_memories

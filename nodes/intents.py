@@ -11,7 +11,7 @@ my keys", "don't forget to remind me…", "forget it" are not), and a forget
 target must point at the user ("that I…", "my…", "what you know about my…").
 A request that these rules miss still reaches the model (and its tools, when it
 has them); a false match would answer a normal message with a memory command.
-The labelled set in tests/fixtures/intents_labelled.tsv measures both.
+The labelled set in bench/datasets/intents_labelled.tsv measures both.
 """
 
 from __future__ import annotations

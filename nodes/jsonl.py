@@ -22,7 +22,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ValidationError
 from pydantic_core import ErrorDetails
 
-from nodes.layers.scoring import parse_time
+from nodes.clock import parse_time
 
 Line = TypeVar("Line", bound=BaseModel)
 

@@ -6,27 +6,29 @@ starts with a capital, digit or quote), because summaries copy sentences whole
 and must not cut "e.g. this"; ``statements`` also splits clauses at ";" and
 normalises curly apostrophes, because each statement may become one atomic fact.
 Stop-word lists differ by use (grounding, query analysis, summary keywords); each
-use extends ``FUNCTION_WORDS`` with its own words, defined beside it.
+use extends ``FUNCTION_WORDS`` with its own words, all in ``nodes/words.toml``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-# Words with no content in any of our uses.
-FUNCTION_WORDS = frozenset(
-    """about all also and any are but can could for from had has have here how into its just more not our
-    should some than that the their them then there they this very was were what when where which who why
-    will with would you your""".split()
-)
+from nodes.words import stop_words
+
+# Words with no content in any of our uses (nodes/words.toml [stop_words]).
+FUNCTION_WORDS = stop_words()
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n+")
 _STATEMENT_END = re.compile(r"(?<=[.!?])\s+|\n+|;\s+")
 _WORD = re.compile(r"[A-Za-z0-9]+(?:'[a-z]+)?")
+_PLAIN_WORD = re.compile(r"[a-z0-9]+")  # grounding: an apostrophe splits ("user's" -> "user", "s")
+_KEYWORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]{2,}")  # summary keywords: three characters or more, hyphens kept
+_STOP = {"facts": stop_words("grounding"), "summary": stop_words("summary")}
 
 
 def sentences(text: str) -> list[str]:
@@ -42,6 +44,25 @@ def statements(text: str) -> list[str]:
 def words(text: str) -> list[str]:
     """Lower-cased words, keeping a contraction's tail ("don't", "user's")."""
     return [w.lower() for w in _WORD.findall(text)]
+
+
+def plain_words(text: str) -> list[str]:
+    """Lower-cased runs of letters and digits: how grounding compares a fact with what the user said."""
+    return _PLAIN_WORD.findall(text.lower())
+
+
+def keywords(text: str) -> list[str]:
+    """Lower-cased words of three or more characters (hyphens and apostrophes kept), stop words included."""
+    return [m.lower() for m in _KEYWORD.findall(text)]
+
+
+def content_words(text: str, use: Literal["facts", "summary"] = "facts") -> list[str]:
+    """The words that carry meaning, for one ``use``: a fact's words for grounding (no function words,
+    no "user"), or a summary's keywords.
+    """
+    if use == "summary":
+        return [w for w in keywords(text) if w not in _STOP["summary"]]
+    return [w for w in plain_words(text.lower().replace("'s ", " ")) if w not in _STOP["facts"]]
 
 
 def cosine_similarities(embeddings: Embeddings, text: str, others: Sequence[str]) -> list[float]:

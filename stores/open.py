@@ -21,7 +21,7 @@ def store_ttl(sweep_minutes: float | None = None) -> TTLConfig:
     """
     ttl: TTLConfig = {"refresh_on_read": False}
     if sweep_minutes:
-        ttl["sweep_interval_minutes"] = sweep_minutes
+        ttl["sweep_interval_minutes"] = sweep_minutes  # type: ignore[typeddict-item]
     return ttl
 
 
@@ -48,7 +48,7 @@ def open_store(
         return pg
     check_embedding_model(root, embedding_spec)
     try:
-        store = FaissSqliteStore(root / STORE_SUBDIR, index=index, ttl=store_ttl(sweep_minutes))
+        store = FaissSqliteStore(root / STORE_SUBDIR, index=index, ttl=store_ttl(sweep_minutes))  # type: ignore[arg-type]
     except sqlite3.DatabaseError as err:
         raise DataDirError(
             f"{root / STORE_SUBDIR} does not hold a readable memory store ({err}); nothing was changed. "

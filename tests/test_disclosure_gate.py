@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.train_disclosure_gate import main as train
+from bench.learned_gate.gate import MODEL_PATH, DisclosureGate, Thresholds, additions, decide, load_gate
+from bench.learned_gate.train import main as train
 from nodes.extract.base import CandidateFact
-from nodes.extract.disclosure_gate import MODEL_PATH, DisclosureGate, Thresholds, additions, decide, load_gate
 from nodes.extract.parse import parse
 from nodes.extract.pattern_extractor import PatternFactExtractor
 from tests.extract_helpers import grounded_facts
@@ -73,7 +73,7 @@ def test_the_shipped_model_is_one_small_json_file_with_sane_thresholds() -> None
 def test_the_runtime_path_does_not_import_sklearn() -> None:
     code = ("import sys; from datetime import datetime, UTC; from nodes.layers.base import LoggedMessage; "
             "from nodes.extract.pattern_extractor import PatternFactExtractor as P; "
-            "e = P(learned=True); assert e.gate is not None; "
+            "from bench.learned_gate.gate import load_gate; e = P(gate=load_gate()); assert e.gate is not None; "
             "e.extract([LoggedMessage(id='a', thread='t', time=datetime.now(UTC), role='user', text='I knit.')]); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'sklearn'))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
@@ -86,7 +86,7 @@ def test_the_default_runtime_never_imports_the_off_by_default_gate() -> None:
             "from nodes.extract.pattern_extractor import PatternFactExtractor as P; "
             "e = P(); assert e.gate is None; SemanticLayer(); "
             "e.extract([LoggedMessage(id='a', thread='t', time=datetime.now(UTC), role='user', text='I knit.')]); "
-            "print(sorted(m for m in sys.modules if m.endswith(('disclosure_gate', 'gate_features'))))")
+            "print(sorted(m for m in sys.modules if m.startswith('bench')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -129,7 +129,7 @@ def test_decide_vetoes_loose_facts_before_keyed_ones_and_never_explicit_ones() -
 
 def test_the_gate_vetoes_a_loose_fact_it_doubts_but_keeps_the_slot() -> None:
     habit = "I always forget where I put my keys when I'm rushing."
-    assert stored(PatternFactExtractor(learned=False), habit)  # the rules read a habit here
+    assert stored(PatternFactExtractor(), habit)  # the rules read a habit here
     doubting = with_thresholds(veto=0.95, veto_keyed=0.0, add=1.01)
     assert stored(doubting, habit) == []
     doubting_all = with_thresholds(veto=1.0, veto_keyed=0.0, add=1.01)  # every loose fact goes, slots stay
@@ -139,7 +139,7 @@ def test_the_gate_vetoes_a_loose_fact_it_doubts_but_keeps_the_slot() -> None:
 
 def test_the_gate_adds_a_lasting_clause_the_rules_missed_in_the_users_words() -> None:
     text = "I repair vintage typewriters in my garage."
-    assert stored(PatternFactExtractor(learned=False), text) == []
+    assert stored(PatternFactExtractor(), text) == []
     facts = stored(with_thresholds(veto=0.0, veto_keyed=0.0, add=0.5), text)
     assert [(f.text, f.key) for f in facts] == [("The user repairs vintage typewriters in the user's garage.", None)]
     beekeeper = stored(with_thresholds(veto=0.0, veto_keyed=0.0, add=0.5), DURABLE[0])
@@ -153,7 +153,7 @@ def test_the_gate_adds_a_lasting_clause_the_rules_missed_in_the_users_words() ->
     "My dad is from Cork and speaks Irish.", "My son is called Tadhg.",
 ])
 def test_relations_never_fill_the_users_own_slots(text: str) -> None:
-    for extractor in (PatternFactExtractor(learned=True), with_thresholds(veto=0.0, veto_keyed=0.0, add=0.0)):
+    for extractor in (PatternFactExtractor(gate=shipped()), with_thresholds(veto=0.0, veto_keyed=0.0, add=0.0)):
         assert not {f.key for f in stored(extractor, text)} & OWN_SLOTS
     parsed = parse(text)
     assert parsed is not None
@@ -163,5 +163,5 @@ def test_relations_never_fill_the_users_own_slots(text: str) -> None:
 
 @pytest.mark.parametrize("text", TRAPS)
 def test_questions_suppositions_role_play_and_injections_store_nothing(text: str) -> None:
-    for extractor in (PatternFactExtractor(learned=True), with_thresholds(veto=0.0, veto_keyed=0.0, add=0.0)):
+    for extractor in (PatternFactExtractor(gate=shipped()), with_thresholds(veto=0.0, veto_keyed=0.0, add=0.0)):
         assert stored(extractor, text) == []

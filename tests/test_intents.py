@@ -1,6 +1,6 @@
 """Memory commands in plain words: the rules on a labelled set, and the commands node.
 
-The labelled set (tests/fixtures/intents_labelled.tsv) was written before the
+The labelled set (bench/datasets/intents_labelled.tsv) was written before the
 rules; its ``heldout`` part was never used to tune them.
 """
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-from pathlib import Path
 
-FIXTURES = Path(__file__).parent / "fixtures"
+from bench import DATASETS
+
 FILES = ("write_policy_locomo.jsonl", "write_policy_locomo_b.jsonl")
 TRAPS = {"question", "hypothetical", "roleplay", "injection", "instruction", "oneoff", "other", "smalltalk"}
 
 
 def rows(name: str) -> list[dict]:
-    with (FIXTURES / name).open(encoding="utf-8") as fh:
+    with (DATASETS / name).open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
 
@@ -54,7 +54,7 @@ def test_reconciled_durable_counts() -> None:
 
 def test_change_log_matches_the_labels() -> None:
     labels = {r["id"]: r for name in FILES for r in rows(name)}
-    with (FIXTURES / "write_policy_locomo_relabels.tsv").open(encoding="utf-8", newline="") as fh:
+    with (DATASETS / "write_policy_locomo_relabels.tsv").open(encoding="utf-8", newline="") as fh:
         log = list(csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
     assert len({entry["id"] for entry in log}) == 28
     for entry in log:

@@ -1,6 +1,6 @@
 """Every secret of the corpus, said in chat, is in no file of the data dir.
 
-The positive lines of ``tests/fixtures/secrets_corpus.jsonl`` are typed into the
+The positive lines of ``bench/datasets/secrets_corpus.jsonl`` are typed into the
 chat REPL (multi-line keys as one message, as a paste into a client would send
 them), the session is ended, and every file under the data dir — store, FAISS
 indexes, checkpoints with their WAL — is byte-searched for every secret. With
@@ -18,10 +18,10 @@ import pytest
 
 from app.chat_repl import run_repl
 from app.runtime import MemoryAgent
+from bench import DATASETS
 from graph.context import Context
-from tests.conftest import ROOT
 
-CORPUS = ROOT / "tests" / "fixtures" / "secrets_corpus.jsonl"
+CORPUS = DATASETS / "secrets_corpus.jsonl"
 
 
 def _positives() -> list[dict]:

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from bench import DATASETS
 from bench.extraction_eval import load_set
 from nodes.extract.base import slot_for
 
-FIXTURES = Path(__file__).parent / "fixtures"
-TRAINING = sorted(FIXTURES.glob("write_policy_train_*.jsonl"))
+TRAINING = sorted(DATASETS.glob("write_policy_train_*.jsonl"))
 TRAPS = {"question", "hypothetical", "roleplay", "injection", "instruction", "oneoff", "other", "smalltalk"}
 CATEGORIES = {"identity", "location", "work", "family", "diet", "health", "language", "preference", "habit", "skill",
               "possession", "goal", "other"}

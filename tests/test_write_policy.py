@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 from langgraph.store.memory import InMemoryStore
 
-from bench.extraction_eval import FIXTURES, NEVER_STORED, SET_NAMES, Case, evaluate, load_cases, load_set, main
+from bench import DATASETS
+from bench.extraction_eval import NEVER_STORED, SET_NAMES, Case, evaluate, load_cases, load_set, main
 from graph.context import Context
 from models.loader import HashEmbeddings
 from nodes.extract.pattern_extractor import PatternFactExtractor
@@ -41,9 +42,7 @@ def test_rules_extractor_precision_and_recall() -> None:
 
 def test_rules_extractor_on_a_held_out_set() -> None:
     """Written after the rules, never used to tune them: the honest precision figure."""
-    from pathlib import Path
-
-    held_out = load_cases(Path(__file__).parent / "fixtures" / "write_policy_heldout.jsonl")
+    held_out = load_cases(DATASETS / "write_policy_heldout.jsonl")
     scores = evaluate(PatternFactExtractor(), held_out)
     assert len(held_out) >= 30
     assert scores.precision >= 0.9, scores.errors
@@ -75,8 +74,8 @@ def test_eval_cli_reports_each_extractor_on_each_set(capsys: pytest.CaptureFixtu
 def test_new_label_sets_are_large_split_by_hash_and_labelled_once() -> None:
     import hashlib
 
-    voices = load_cases(FIXTURES / "write_policy_voices.jsonl")
-    locomo = load_cases(FIXTURES / "write_policy_locomo.jsonl")
+    voices = load_cases(DATASETS / "write_policy_voices.jsonl")
+    locomo = load_cases(DATASETS / "write_policy_locomo.jsonl")
     assert len(voices) >= 100 and len(locomo) >= 300
     for case in [*voices, *locomo]:
         held = int(hashlib.sha1(case.id.encode()).hexdigest(), 16) % 10 < 4
@@ -95,7 +94,7 @@ def test_fresh_label_set_is_all_held_out_with_known_slots_and_labelled_once() ->
 
     from nodes.extract.base import slot_for
 
-    path = FIXTURES / "write_policy_fresh.jsonl"
+    path = DATASETS / "write_policy_fresh.jsonl"
     fields = {"id", "text", "durable", "key", "keys", "not_keys", "categories", "trap", "split"}
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert all(set(row) == fields for row in rows)
@@ -112,7 +111,7 @@ def test_fresh_label_set_is_all_held_out_with_known_slots_and_labelled_once() ->
         assert case.key == (case.keys[0] if case.keys else None), case.id
         assert all(slot_for(k) for k in (*case.keys, *case.not_keys)), case.id
         assert not set(case.keys) & set(case.not_keys) and (case.durable or not case.keys), case.id
-    every = [*load_cases(), *[c for p in FIXTURES.glob("write_policy_*.jsonl") if p != path for c in load_cases(p)]]
+    every = [*load_cases(), *[c for p in DATASETS.glob("write_policy_*.jsonl") if p != path for c in load_cases(p)]]
     assert not {c.id for c in fresh} & {c.id for c in every}
     assert not {c.text for c in fresh} & {c.text for c in every}
     assert {c.trap for c in fresh} >= traps and 0.4 < sum(c.durable for c in fresh) / len(fresh) < 0.5
@@ -130,5 +129,5 @@ def test_extractor_beats_the_old_rules_on_held_out_natural_conversation() -> Non
     the ``locomo`` set now also holds the second labelling's held-out turns). The floor is a regression
     guard, not a target: the reconciled labels (write_policy_locomo_relabels.tsv) moved five of these
     turns, and the same code read P 0.74 / R 0.74 on the old labels, 0.70 / 0.67 on the new."""
-    scores = evaluate(PatternFactExtractor(), load_cases(FIXTURES / "write_policy_locomo.jsonl", "heldout"))
+    scores = evaluate(PatternFactExtractor(), load_cases(DATASETS / "write_policy_locomo.jsonl", "heldout"))
     assert scores.recall >= 0.6 and scores.precision >= 0.65, f"P {scores.precision:.3f} R {scores.recall:.3f}"

@@ -1,4 +1,4 @@
-"""The food lexicon behind the answer check, loaded from ``lexicon.toml``.
+"""The food lexicon behind the answer check, read from the shared ``nodes/words.toml``.
 
 The words live in a data file so that a newcomer extends the check by editing
 TOML, not regular expressions. This module turns a set of food groups into one
@@ -12,13 +12,12 @@ or a fixed phrase that only looks like it ("goat cheese").
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-LEXICON_FILE = Path(__file__).with_name("lexicon.toml")
+from nodes.words import WORDS_FILE, words
+
 _BOUNDARY = re.compile(r"[.!?;:\n]|^\s*[-*•]\s", re.MULTILINE)
 _WORD = re.compile(r"[\w'’]+")
 
@@ -93,7 +92,7 @@ class Lexicon:
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.groups: dict[str, dict[str, Any]] = data["groups"]
-        self.diets: dict[str, list[str]] = data["diets"]
+        self.diets: dict[str, list[str]] = {d: g for d, g in data["diets"].items() if g}  # none: not checked
         self.allergens: dict[str, list[str]] = data["allergens"]
         self.rule_settings: dict[str, Any] = data.get("rules", {})
         neg = data["negation"]
@@ -108,7 +107,7 @@ class Lexicon:
         unknown = {g for groups in [*self.diets.values(), *self.allergens.values()] for g in groups} - set(self.groups)
         unknown |= {g for spec in self.groups.values() for g in spec.get("include", [])} - set(self.groups)
         if unknown:
-            raise ValueError(f"{LEXICON_FILE.name}: unknown food group(s) {sorted(unknown)}")
+            raise ValueError(f"{WORDS_FILE.name}: unknown food group(s) {sorted(unknown)}")
 
     def negated(self, before: str, after: str) -> bool:
         """Whether the words around a food say it is left out or replaced."""
@@ -169,7 +168,6 @@ def _matcher(lex: Lexicon, groups: tuple[str, ...], literal: tuple[str, ...]) ->
 
 
 @cache
-def load_lexicon(path: str = str(LEXICON_FILE)) -> Lexicon:
-    """The lexicon in ``path`` (the packaged one by default), parsed once per process."""
-    with open(path, "rb") as fh:
-        return Lexicon(tomllib.load(fh))
+def load_lexicon() -> Lexicon:
+    """The lexicon in the shared word file, built once per process."""
+    return Lexicon(words())

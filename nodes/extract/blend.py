@@ -8,7 +8,7 @@ parse finds lasting that no rule fact covers is added, keyed by the rules when
 they can read that clause alone ("fwiw I'm living in Porto" -> location;
 the patterns only, not the loose disclosure cues),
 otherwise as the user's own words in the third person. Last, the learned gate
-(``disclosure_gate.py``), when given, vetoes or adds by what it learnt from labels.
+(``bench/learned_gate/gate.py``), when given, vetoes or adds by what it learnt from labels.
 """
 
 from __future__ import annotations
@@ -18,18 +18,18 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from nodes.extract.base import CandidateFact
-from nodes.extract.grounding import content_words
 from nodes.extract.parse import Sentence, parse
 from nodes.extract.parse_policy import clause_facts, in_view
 from nodes.extract.parse_readings import rule_readings
 from nodes.extract.parse_veto import doubtful, uncertain
 from nodes.extract.voices import labelled_field, with_subject
+from nodes.text import content_words
 
 RuleReader = Callable[[str], list[CandidateFact]]
 
 
 class Screen(Protocol):
-    """A last judge of one sentence's facts (the learned gate, ``disclosure_gate.py``)."""
+    """A last judge of one sentence's facts (the learned gate, ``bench/learned_gate/gate.py``)."""
 
     def screen(self, text: str, parsed: Sentence, facts: Sequence[CandidateFact],
                rules: RuleReader) -> list[CandidateFact]:

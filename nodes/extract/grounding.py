@@ -17,24 +17,14 @@ from collections.abc import Sequence
 
 from nodes.extract.base import CandidateFact, user_messages
 from nodes.layers.base import LoggedMessage
-from nodes.text import FUNCTION_WORDS
+from nodes.text import content_words, plain_words
+from nodes.words import stop_words
 
 log = logging.getLogger(__name__)
 
-# "m", "ve", "re", "ll", "d": the tails of "I'm", "I've" ..., which the rules write for "I am", "I have".
-STOPWORDS = FUNCTION_WORDS | frozenset(
-    """a am an anymore as at be been being by currently did do does he her his i if in is it longer may me
-    might mine most must my myself no now of on only or own really s same shall she so still such these those
-    to too user user's users we whom m ve re ll d""".split()
-)
+STOPWORDS = stop_words("grounding")  # nodes/words.toml
 MIN_TEXT_SUPPORT = 0.6  # share of a value-less fact's words the user must have said
-_TOKEN = re.compile(r"[a-z0-9]+")
 _NAME_OR_NUMBER = re.compile(r"(?<!^)(?<![.!?] )\b(?:[A-Z][a-zA-Z'-]+|\d+)\b")
-
-
-def content_words(text: str) -> list[str]:
-    """Lower-case words that carry meaning (no function words, no 'user')."""
-    return [w for w in _TOKEN.findall(text.lower().replace("'s ", " ")) if w not in STOPWORDS]
 
 
 def _related(a: str, b: str) -> bool:
@@ -55,7 +45,7 @@ def _said(word: str, source: set[str]) -> bool:
 
 def supported(fact: CandidateFact, user_text: str) -> bool:
     """Whether ``user_text`` (what the user wrote) supports ``fact``."""
-    source = set(_TOKEN.findall(user_text.lower()))
+    source = set(plain_words(user_text))
     names = [w.lower() for w in _NAME_OR_NUMBER.findall(fact.text) if w.lower() not in STOPWORDS]
     if not all(_said(w, source) for w in names):
         return False

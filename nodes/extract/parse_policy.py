@@ -27,6 +27,7 @@ from nodes.extract.disclosure import CLAUSE_TRAP
 from nodes.extract.parse import Clause, Sentence
 from nodes.extract.patterns import DEICTIC_OBJECT, DURATION, TRANSIENT
 from nodes.extract.person import third_person
+from nodes.words import relatives
 
 # Verbs whose present simple describes a lasting taste, habit, skill or situation, by category.
 SELF_VERBS: dict[str, str] = {
@@ -45,13 +46,7 @@ SELF_VERBS: dict[str, str] = {
 INTRANSITIVE = set("swim cycle hike climb knit crochet sew paint draw sing dance cook bake read write garden meditate "
                    "surf ski skate fish jog run walk lift box row".split())
 ONGOING = {"live", "work", "study", "learn", "train", "teach"}  # "I'm living in ...", "I'm studying law"
-RELATIVES = set(
-    "wife husband partner son sons daughter daughters kid kids child children mom mother mum dad father brother "
-    "brothers sister sisters boyfriend girlfriend parents grandmother grandfather grandma grandpa granddaughter "
-    "grandson grandchildren cousin cousins aunt uncle niece nephew fiance fiancee fiancé fiancée stepson "
-    "stepdaughter stepmom stepdad twins siblings sibling dog cat puppy kitten family in-laws dogs cats puppies kittens "
-    "pup pups kitty pet pets bunny rabbit rabbits hamster parrot horse horses baby".split()
-)
+RELATIVES = set(relatives("parse"))  # nodes/words.toml [relatives]
 RELATION_VERBS = {"be", "live", "work", "call", "name", "have", "study", "teach", "speak", "go", "play", "love",
                   "own", "attend", "turn", "start", "move", "marry", "retire", "graduate"}
 # Past-tense verbs that report a lasting change ("I moved to Lisbon", "I started my own store").

@@ -85,14 +85,10 @@ class PatternFactExtractor:
 
     needs_llm = False
 
-    def __init__(self, gate: Screen | None = None, learned: bool = False) -> None:
-        """``gate`` has the last word on each sentence's facts; ``learned`` loads the shipped learned gate.
-        Off by default: on held-out text it bought nothing (bench/README.md, write policy), so the rules run alone.
+    def __init__(self, gate: Screen | None = None) -> None:
+        """``gate`` has the last word on each sentence's facts. None by default: the learned gate
+        (bench/learned_gate/, outside the runtime) bought nothing on held-out text (bench/README.md).
         """
-        if gate is None and learned:
-            from nodes.extract.disclosure_gate import load_gate  # on use: the default runtime never loads the gate
-
-            gate = load_gate()
         self.gate = gate
 
     def extract(self, messages: Sequence[LoggedMessage]) -> list[CandidateFact]:

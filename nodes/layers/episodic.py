@@ -28,17 +28,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from graph.prompts import EPISODE_SUMMARY_PROMPT
+from nodes.clock import parse_time
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from nodes.layers.excerpt import excerpt
 from nodes.layers.identifiers import (
-    content_words,
     ensure_verbatim,
     extract_identifiers,
     extractive_summary,
     model_summary,
 )
-from nodes.layers.scoring import combined_score, parse_time
-from nodes.text import cosine_similarities
+from nodes.layers.scoring import combined_score
+from nodes.text import content_words, cosine_similarities
 from nodes.text import sentences as split_sentences
 from stores.namespaces import EPISODES
 from stores.redaction.secrets import redact
@@ -130,7 +130,7 @@ class EpisodicLayer(LayerBase):
             # alone, whose lines would be recalled, and counted as used, as if they were the user's memory.
             text = extractive_summary(picked, SUMMARY_MAX_WORDS, {"Assistant": ASSISTANT_WEIGHT})
             if not any(line.startswith("User: ") for line in text.splitlines()):
-                told = [line for line in picked if line.startswith("User: ") and content_words(line[6:])]
+                told = [line for line in picked if line.startswith("User: ") and content_words(line[6:], "summary")]
                 text = _first_words(told, SUMMARY_MAX_WORDS)
             summarizer = "extractive"
         if not text:
@@ -242,7 +242,7 @@ def importance(session: Sequence[LoggedMessage]) -> int:
 
 def keywords(session: Sequence[LoggedMessage]) -> tuple[str, ...]:
     """The most frequent content words, ties broken by first appearance; secrets are not words."""
-    counts = Counter(w for m in session for w in content_words(_REDACTED.sub(" ", redact(m.text))))
+    counts = Counter(w for m in session for w in content_words(_REDACTED.sub(" ", redact(m.text)), "summary"))
     return tuple(w for w, _ in counts.most_common(MAX_KEYWORDS))
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from nodes.text import FUNCTION_WORDS, sentences
+from nodes.text import content_words, keywords, sentences
 from stores.redaction.secrets import find_secrets
 
 log = logging.getLogger(__name__)
@@ -177,26 +177,14 @@ def extractive_summary(lines: Sequence[str], max_words: int, label_weights: Mapp
     return "\n".join(s for _, s in sorted(chosen))
 
 
-STOPWORDS = FUNCTION_WORDS | frozenset(
-    """assistant don't get good got great hello help i'll i'm i've it's know let like make much need okay one
-    ours out please really sure thank thanks two user want well yes you're""".split()
-)
-_CONTENT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]{2,}")
-
-
-def content_words(text: str) -> list[str]:
-    """Lower-cased words of three or more letters that are not stop words."""
-    return [w for w in (m.lower() for m in _CONTENT_WORD.findall(text)) if w not in STOPWORDS]
-
-
 def grounded(summary: str, source: str, share: float = 0.6) -> bool:
     """Whether most content words of a model-written ``summary`` occur in ``source``.
 
     A cheap guard against a small model inventing things: its summary is used
     only when it mostly reuses the conversation's own words.
     """
-    said = {m.lower() for m in _CONTENT_WORD.findall(source)}
-    used = content_words(summary)
+    said = set(keywords(source))
+    used = content_words(summary, "summary")
     return bool(used) and sum(w in said for w in used) / len(used) >= share
 
 

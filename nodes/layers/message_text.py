@@ -10,8 +10,8 @@ import re
 from datetime import datetime
 from typing import Any
 
+from nodes.clock import parse_time
 from nodes.layers.message_query import terms
-from nodes.layers.scoring import parse_time
 
 _HEAD = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")  # "[3 May 2024] user: " on a recalled message
 

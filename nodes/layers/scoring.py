@@ -16,21 +16,12 @@ in ``Context`` mean the same thing everywhere.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
+
+from nodes.clock import parse_time  # the one time parser; imported here for recency()
 
 USAGE_WEIGHT = 0.05
 USAGE_HALF = 2.0
-
-
-def parse_time(value: str | datetime | None) -> datetime | None:
-    """ISO-8601 text (or a datetime) as an aware UTC datetime."""
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        dt = value
-    else:
-        dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
 
 def recency(then: datetime | str | None, now: datetime, half_life_days: float) -> float:

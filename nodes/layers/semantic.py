@@ -8,10 +8,10 @@ also gets the nearest ended values (``semantic_history``).
 
 Write policy: after every turn the cheap extractor (rules by default, no LLM)
 proposes facts from the user's messages; an LLM extractor, if the layer was given
-one, runs once at session end. Every proposal is grounded in the user's words,
-dropped if it holds a secret, and then deduplicated or superseded by
-``semantic_records``. ``remember`` is the explicit path for ``/remember`` and the
-``remember`` tool.
+one, runs once at session end. Every proposal then passes the write policy's
+declared stages (``nodes/extract/pipeline.py``: screened for secrets, grounded in
+the user's words, then deduplicated or superseded by ``semantic_records``).
+``remember`` is the explicit path for ``/remember`` and the ``remember`` tool.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from nodes.extract.base import CandidateFact, FactExtractor, split_sentences, user_messages
-from nodes.extract.grounding import ground
+from nodes.extract.base import FactExtractor, split_sentences
 from nodes.extract.llm import LLMFactExtractor
 from nodes.extract.pattern_extractor import PatternFactExtractor
+from nodes.extract.pipeline import normalise, write
 from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from nodes.layers.scoring import combined_score
 from nodes.layers.semantic_history import recall_history
@@ -57,9 +57,9 @@ class SemanticLayer(LayerBase):
         return recall_profile(env) + review_items(env) + recall_facts(env, query) + recall_history(env, query)
 
     def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
-        users = user_messages(turn)
+        users = normalise(turn)
         if users:
-            write_facts(env, self.turn_extractor.extract(users), users)
+            write(env, self.turn_extractor, users)  # the write policy (nodes/extract/pipeline.py)
             answer_reviews(env, users)  # after the extractor: a new value has superseded the fact already
         return None
 
@@ -71,23 +71,8 @@ class SemanticLayer(LayerBase):
             if env.chat_model is None:
                 return None
             extractor = extractor.with_model(env.chat_model)
-        users = user_messages(session)
-        if users:
-            write_facts(env, extractor.extract(users), users)
+        write(env, extractor, session)
         return None
-
-
-def write_facts(env: LayerEnv, candidates: Sequence[CandidateFact], messages: Sequence[LoggedMessage]) -> list[Record]:
-    """Ground, screen for secrets and store candidates; returns the records written."""
-    written: list[Record] = []
-    for fact in ground(candidates, messages):
-        if contains_secret(fact.text) or contains_secret(fact.value or ""):
-            log.info("skipped a fact that contains a secret (sources %s)", fact.sources)
-            continue
-        record = store_fact(env, fact)
-        if record is not None:
-            written.append(record)
-    return written
 
 
 def remember(env: LayerEnv, text: str, sources: Sequence[str] = ()) -> list[Record]:

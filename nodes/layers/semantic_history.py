@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
+from nodes.clock import parse_time
 from nodes.layers.base import LayerEnv, Recalled
-from nodes.layers.scoring import parse_time
 from nodes.text import cosine_similarities
 from stores.namespaces import PROFILE_HISTORY
 

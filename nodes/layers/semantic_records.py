@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from nodes.clock import parse_time
 from nodes.extract.base import CandidateFact, Slot, join_values, slot_for
 from nodes.layers.base import LayerEnv
-from nodes.layers.scoring import parse_time
 from nodes.text import cosine_similarities
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY
 

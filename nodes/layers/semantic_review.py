@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
+from nodes.clock import parse_time
 from nodes.layers.base import LayerEnv, LoggedMessage, Recalled
-from nodes.layers.scoring import parse_time
 from nodes.layers.semantic_records import archive_record
 from stores.namespaces import PROFILE
 

@@ -18,7 +18,7 @@ from typing import Any
 from langgraph.store.base import BaseStore, Item
 
 from nodes import clock
-from nodes.layers.scoring import parse_time
+from nodes.clock import parse_time
 from nodes.privacy.consent import is_memory_enabled
 from nodes.tools.memory_files import MemoryFiles
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, TASKS, THREADS, UserScope

@@ -23,8 +23,8 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import BaseStore
 
+from nodes.clock import parse_time
 from nodes.layers.base import LayerEnv
-from nodes.layers.scoring import parse_time
 from nodes.upkeep.items import all_items, expired, pause, read_state, write_state
 from nodes.upkeep.report import StepReport
 from stores.namespaces import EPISODES, FACTS, PROFILE, ROOT, UserScope

@@ -22,8 +22,8 @@ from datetime import timedelta
 from typing import Any
 
 from nodes.chatter import told_lines
+from nodes.clock import parse_time
 from nodes.layers.base import LayerEnv
-from nodes.layers.scoring import parse_time
 from nodes.upkeep.items import all_items, expired, pause, write_state
 from nodes.upkeep.report import StepReport
 from stores.namespaces import EPISODES

@@ -10,8 +10,8 @@ from typing import Any
 
 from langgraph.store.base import Item
 
+from nodes.clock import parse_time
 from nodes.layers.base import LayerEnv
-from nodes.layers.scoring import parse_time
 from stores.namespaces import SETTINGS
 
 PAGE = 500

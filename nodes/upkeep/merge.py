@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 from langgraph.store.base import Item
 
+from nodes.clock import parse_time
 from nodes.layers.base import LayerEnv
-from nodes.layers.scoring import parse_time
 from nodes.layers.semantic_records import archive_record
 from nodes.upkeep.items import all_items, expired, pause, union
 from nodes.upkeep.report import StepReport

@@ -3,8 +3,8 @@
 The rule extractor stores what the user states ("I'm vegetarian"); it rightly
 ignores one-off observations ("I ordered the vegetarian lasagna"). Seen in
 ``upkeep_promote_min`` separate sessions, an observation becomes a fact ("The
-user is vegetarian."), written through the semantic layer's grounded write path
-(``write_facts``: grounding, secret screen, dedup, the gate) with the evidence
+user is vegetarian."), written through the write policy's last stages
+(``nodes/extract/pipeline.write_facts``: secret screen, grounding, dedup) with the evidence
 messages as its sources. Questions and requests are no evidence
 (nodes/chatter.py). Promotion only fills gaps: a profile slot the user
 filled themselves is never overwritten by an inference.
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from nodes.chatter import is_request
+from nodes.clock import parse_time
 from nodes.extract.base import CandidateFact, slot_for
+from nodes.extract.pipeline import write_facts
 from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.layers.scoring import parse_time
-from nodes.layers.semantic import write_facts
 from nodes.text import statements
 from nodes.upkeep.items import all_items, pause
 from nodes.upkeep.report import StepReport

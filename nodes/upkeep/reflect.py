@@ -22,9 +22,9 @@ from pydantic import BaseModel, Field, ValidationError
 from graph.prompts import REFLECT_PROMPT
 from models.endpoint import first_line
 from models.loader import EMBEDDED_CHAT
+from nodes.clock import parse_time
 from nodes.extract.base import CandidateFact
 from nodes.layers.base import LayerEnv
-from nodes.layers.scoring import parse_time
 from nodes.layers.semantic_records import store_fact
 from nodes.upkeep.items import all_items, read_state, union, write_state
 from nodes.upkeep.report import StepReport

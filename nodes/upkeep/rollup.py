@@ -26,9 +26,9 @@ from typing import Any
 from langgraph.store.base import Item
 
 from nodes.chatter import told_lines
+from nodes.clock import parse_time
 from nodes.layers.base import LayerEnv
 from nodes.layers.identifiers import extractive_summary
-from nodes.layers.scoring import parse_time
 from nodes.upkeep.items import all_items, pause, union
 from nodes.upkeep.report import StepReport
 from stores.namespaces import EPISODES

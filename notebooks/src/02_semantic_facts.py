@@ -95,7 +95,7 @@ Table([{"proposed by": "SmolLM2" if c in llm_candidates else "hand-written", "te
 # the same record — its `sources` grow — instead of adding a near-duplicate.
 
 # %%
-from nodes.layers.semantic import write_facts
+from nodes.extract.pipeline import write_facts
 
 write_facts(env, candidates, messages)
 again = [said(4, "I really love hiking in the Alps.", days=3)]

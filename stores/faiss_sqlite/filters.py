@@ -66,7 +66,7 @@ def _matches(value: Any, cond: Any) -> bool:
             and len(value) == len(cond)
             and all(_matches(v, c) for v, c in zip(value, cond))
         )
-    return value == cond
+    return bool(value == cond)
 
 
 def matches(value: dict[str, Any], filter: dict[str, Any] | None) -> bool:

@@ -150,4 +150,4 @@ def needs_merge(conn: sqlite3.Connection) -> bool:
     if row is None or row[0] < COMPACT_MIN:
         return False
     (docs,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM items").fetchone()  # an upper bound, O(log n)
-    return row[0] >= COMPACT_SHARE * docs
+    return bool(row[0] >= COMPACT_SHARE * docs)

@@ -47,10 +47,10 @@ class Partition:
 def empty_partition(ns_id: int, version: int, size: int, dims: int, threshold: int) -> Partition:
     """An empty partition for ``size`` vectors: flat fp16 up to ``threshold``, HNSW beyond."""
     if size > threshold:
-        base = faiss.IndexHNSWSQ(dims, faiss.ScalarQuantizer.QT_fp16, HNSW_M, faiss.METRIC_INNER_PRODUCT)
+        base = faiss.IndexHNSWSQ(dims, faiss.ScalarQuantizer.QT_fp16, HNSW_M, faiss.METRIC_INNER_PRODUCT)  # type: ignore[arg-type]
         base.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
     else:
-        base = faiss.IndexScalarQuantizer(dims, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
+        base = faiss.IndexScalarQuantizer(dims, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)  # type: ignore[assignment]
     return Partition(ns_id, faiss.IndexIDMap2(base), base, version)
 
 
@@ -69,15 +69,15 @@ def read_partition(conn: sqlite3.Connection, path: Path, ns_id: int, dims: int) 
         return None
     try:
         index = faiss.deserialize_index(np.frombuffer(data, dtype=np.uint8))
-        base = faiss.downcast_index(index.index)
+        base = faiss.downcast_index(index.index)  # type: ignore[attr-defined]
     except (RuntimeError, AttributeError) as exc:
         logger.warning("FAISS file %s cannot be read (%s); rebuilding it from SQLite", path, exc)
         return None
     if index.d != dims:
         logger.warning("FAISS file %s has %d dims, expected %d; rebuilding it", path, index.d, dims)
         return None
-    ids = faiss.vector_to_array(index.id_map)
-    return Partition(ns_id, index, base, file_version, int(ids.max()) if len(ids) else 0)
+    ids = faiss.vector_to_array(index.id_map)  # type: ignore[attr-defined]
+    return Partition(ns_id, index, base, file_version, int(ids.max()) if len(ids) else 0)  # type: ignore[arg-type]
 
 
 def write_partition(conn: sqlite3.Connection, path: Path, part: Partition) -> None:

@@ -80,7 +80,7 @@ class Reader:
         return [_search_item(r, v, None) for r, v in rows], [r[0] for r, _ in rows if r[6] is not None]
 
     def _scan(
-        self, prefix: tuple[str, ...], filter: dict | None, offset: int, limit: int, without_vectors: bool
+        self, prefix: tuple[str, ...], filter: dict[str, Any] | None, offset: int, limit: int, without_vectors: bool
     ) -> list[tuple[Row, dict[str, Any]]]:
         """Items newest-updated first (as LangGraph's SQL stores order them), filtered in Python."""
         where, params = prefix_clause(prefix, "namespaces.ns")

@@ -78,13 +78,14 @@ class FaissSqliteStore(BaseStore):
         self._fields: embed_cache.Fields | None = None
         self.embeddings = None
         if self.index_config:
-            if not isinstance(self.index_config.get("dims"), int) or self.index_config["dims"] <= 0:
+            dims, embed = self.index_config.get("dims"), self.index_config.get("embed")
+            if not isinstance(dims, int) or dims <= 0:
                 raise ValueError("index['dims'] must be a positive int (the embedding size)")
-            if self.index_config.get("embed") is None:
+            if embed is None:
                 raise ValueError("index['embed'] is required: an Embeddings, a function or 'provider:model'")
-            self._dims = self.index_config["dims"]
-            self._fields = embed_cache.tokenized_fields(self.index_config.get("fields"))
-            self.embeddings = ensure_embeddings(self.index_config["embed"])
+            self._dims = dims
+            self._fields = embed_cache.tokenized_fields(self.index_config.get("fields"))  # type: ignore[arg-type]
+            self.embeddings = ensure_embeddings(embed)  # type: ignore[arg-type]
         self._lock = threading.RLock()
         self._conn = schema.connect(self.path / "store.sqlite")
         self._closed = False
@@ -211,7 +212,7 @@ class FaissSqliteStore(BaseStore):
         return self._sweep()[0]
 
     def _sweep(self) -> tuple[int, set[int]]:
-        removed, touched = 0, set()
+        removed, touched = 0, set[Any]()
         with self._lock:
             self._check_open()
             while True:

@@ -22,6 +22,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import faiss
 import numpy as np
@@ -43,14 +44,14 @@ _VECS = "SELECT iv.id, e.vec FROM item_vectors iv JOIN embeddings e ON e.id = iv
 ITEM_MEMO_SIZE = 200_000
 
 
-class BoundedMap(dict):
+class BoundedMap(dict[Any, Any]):
     """A dict that empties itself when full: enough for a memo of immutable facts."""
 
     def __init__(self, limit: int) -> None:
         super().__init__()
         self.limit = limit
 
-    def update(self, pairs) -> None:  # type: ignore[override]
+    def update(self, pairs: Any) -> None:  # type: ignore[override]
         if len(self) >= self.limit:
             self.clear()
         super().update(pairs)
@@ -133,7 +134,7 @@ class VectorIndex:
             return
         part.dirty += len(ids)
         if not part.hnsw:
-            part.index.remove_ids(np.ascontiguousarray(ids, dtype=np.int64))
+            part.index.remove_ids(np.ascontiguousarray(ids, dtype=np.int64))  # type: ignore[arg-type]
             return
         part.dead.update(int(i) for i in ids)
         if len(part.dead) > DEAD_FRACTION * part.index.ntotal:
@@ -200,7 +201,7 @@ class VectorIndex:
                 kk = min(k + len(part.dead), n)
                 complete = complete and kk == n
                 if part.hnsw:
-                    part.base.hnsw.efSearch = max(HNSW_EF_SEARCH, kk)
+                    part.base.hnsw.efSearch = max(HNSW_EF_SEARCH, kk)  # type: ignore[attr-defined]
                 scores, ids = part.index.search(q, kk)
                 hits.extend((float(s), int(i)) for s, i in zip(scores[0], ids[0]) if i >= 0 and i not in part.dead)
         hits.sort(reverse=True)

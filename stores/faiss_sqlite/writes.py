@@ -68,7 +68,7 @@ def prepare(ops: list[PutOp], fields: Fields | None) -> list[PreparedPut]:
         if op.ttl is not None and (not isinstance(op.ttl, (int, float)) or op.ttl <= 0):
             raise ValueError(f"ttl must be a positive number of minutes or None, got {op.ttl!r}")
         value = _encode(op)
-        prepared.append(PreparedPut(ns, key, value, op.ttl, texts_for(op.value, op.index, fields)))
+        prepared.append(PreparedPut(ns, key, value, op.ttl, texts_for(dict(op.value), op.index, fields)))
     return prepared
 
 
@@ -174,4 +174,5 @@ def refresh_ttl(conn: sqlite3.Connection, item_ids: list[int], now: float) -> No
 
 def decode_value(text: str) -> dict[str, Any]:
     """The stored JSON value back as a dict."""
-    return json.loads(text)
+    value: dict[str, Any] = json.loads(text)
+    return value

@@ -28,7 +28,7 @@ def open_postgres_store(uri: str, embedding_spec: str, index: dict[str, Any], tt
         check_embedding_model(pool, embedding_spec)
         store = HybridPostgresStore(
             pool,  # type: ignore[arg-type]
-            index={**index, "ann_index_config": {"kind": "flat"}},  # type: ignore[typeddict-item]
+            index={**index, "ann_index_config": {"kind": "flat"}},  # type: ignore[arg-type]
             ttl=ttl,
         )
         store.setup()

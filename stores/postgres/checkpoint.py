@@ -32,11 +32,11 @@ class ScrubbingPostgresSaver(PostgresSaver):
 
     def setup(self) -> None:
         """LangGraph's migrations, then statistics off on the data columns; under a lock."""
-        with self.conn.connection() as lock_conn:  # type: ignore[union-attr]
+        with self.conn.connection() as lock_conn:  # type: ignore[operator]
             lock_conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK,))
             try:
                 super().setup()
-                with self.conn.connection() as conn:  # type: ignore[union-attr]
+                with self.conn.connection() as conn:  # type: ignore[operator]
                     for sql in NO_STATS:
                         conn.execute(sql)
             finally:
@@ -44,7 +44,7 @@ class ScrubbingPostgresSaver(PostgresSaver):
 
     def scrub(self) -> None:
         """Rewrite the checkpoint tables (heap, TOAST, indexes) so deleted threads leave no bytes."""
-        with self.conn.connection() as conn:  # type: ignore[union-attr]
+        with self.conn.connection() as conn:  # type: ignore[operator]
             for sql in VACUUM:
                 conn.execute(sql)
 
@@ -53,18 +53,18 @@ class ScrubbingAsyncPostgresSaver(AsyncPostgresSaver):
     """The async saver for ``langgraph dev``; ``scrub()`` may be called from a worker thread."""
 
     async def setup(self) -> None:
-        async with self.conn.connection() as lock_conn:  # type: ignore[union-attr]
+        async with self.conn.connection() as lock_conn:  # type: ignore[operator]
             await lock_conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK,))
             try:
                 await super().setup()
-                async with self.conn.connection() as conn:  # type: ignore[union-attr]
+                async with self.conn.connection() as conn:  # type: ignore[operator]
                     for sql in NO_STATS:
                         await conn.execute(sql)
             finally:
                 await lock_conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK,))
 
     async def ascrub(self) -> None:
-        async with self.conn.connection() as conn:  # type: ignore[union-attr]
+        async with self.conn.connection() as conn:  # type: ignore[operator]
             for sql in VACUUM:
                 await conn.execute(sql)
 

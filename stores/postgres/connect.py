@@ -67,7 +67,7 @@ def check_embedding_model(pool: ConnectionPool, spec: str) -> None:
         conn.execute(META_DDL)
         conn.execute("INSERT INTO memory_meta (k, v) VALUES ('embedding_model', %s) ON CONFLICT DO NOTHING", (spec,))
         row = conn.execute("SELECT v FROM memory_meta WHERE k = 'embedding_model'").fetchone()
-    recorded = row["v"] if row else spec
+    recorded = row["v"] if row else spec  # type: ignore[call-overload]
     if recorded != spec:
         raise PostgresUnavailable(
             f"the Postgres memory holds vectors from embedding model {recorded!r}, not {spec!r}; "

@@ -41,10 +41,10 @@ def filter_sql(store: Any, flt: dict[str, Any] | None) -> tuple[str, list[Any]]:
 
 def _item(store: Any, row: dict[str, Any], score: float | None) -> SearchItem:
     """LangGraph's own row decoding (namespaces, jsonb values), with our score."""
-    return _row_to_search_item(_decode_ns_bytes(row["prefix"]), {**row, "score": score}, loader=store._deserializer)
+    return _row_to_search_item(_decode_ns_bytes(row["prefix"]), {**row, "score": score}, loader=store._deserializer)  # type: ignore[typeddict-item]
 
 
-def hybrid_search(store: Any, cur: Cursor, op: SearchOp, qvec: list[float]) -> list[SearchItem]:
+def hybrid_search(store: Any, cur: Cursor[dict[str, Any]], op: SearchOp, qvec: list[float]) -> list[SearchItem]:
     """The ``op.offset``..``offset+limit`` best items by fused rank, scored by cosine."""
     if op.limit <= 0:
         return []
@@ -96,7 +96,7 @@ def hybrid_search(store: Any, cur: Cursor, op: SearchOp, qvec: list[float]) -> l
     return out
 
 
-def _rows(cur: Cursor, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+def _rows(cur: Cursor[dict[str, Any]], keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
     if not keys:
         return {}
     cur.execute(

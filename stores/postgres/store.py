@@ -58,7 +58,7 @@ class HybridPostgresStore(PostgresStore):
     def setup(self) -> None:
         """LangGraph's migrations plus the lexical side table, once per database, under a lock."""
         pool = self.conn
-        with pool.connection() as lock_conn:  # type: ignore[union-attr]
+        with pool.connection() as lock_conn:  # type: ignore[operator]
             lock_conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK,))
             try:
                 super().setup()
@@ -75,13 +75,13 @@ class HybridPostgresStore(PostgresStore):
             with super()._cursor() as cur:
                 yield cur
             return
-        with self.conn.connection() as conn, conn.transaction():  # type: ignore[union-attr]
+        with self.conn.connection() as conn, conn.transaction():  # type: ignore[operator]
             with conn.cursor(binary=True, row_factory=dict_row) as cur:
                 yield cur
 
     # -- writes ------------------------------------------------------------------------
 
-    def _batch_put_ops(self, put_ops: Sequence[tuple[int, PutOp]], cur: Cursor) -> None:
+    def _batch_put_ops(self, put_ops: Sequence[tuple[int, PutOp]], cur: Cursor[DictRow]) -> None:
         super()._batch_put_ops(put_ops, cur)
         latest = {(op.namespace, op.key): op for _, op in put_ops}
         for op in latest.values():
@@ -93,7 +93,7 @@ class HybridPostgresStore(PostgresStore):
                 cur.execute(lexical.DELETE, where)
                 continue
             fields = (
-                self.index_config["__tokenized_fields"]  # type: ignore[index]
+                self.index_config["__tokenized_fields"]  # type: ignore[typeddict-item]
                 if op.index is None
                 else [(ix, tokenize_path(ix)) for ix in op.index]
             )
@@ -110,7 +110,7 @@ class HybridPostgresStore(PostgresStore):
     # -- reads -------------------------------------------------------------------------
 
     def _batch_search_ops(
-        self, search_ops: Sequence[tuple[int, SearchOp]], results: list[Result], cur: Cursor
+        self, search_ops: Sequence[tuple[int, SearchOp]], results: list[Result], cur: Cursor[DictRow]
     ) -> None:
         queried = [(i, op) for i, op in search_ops if op.query and self.embeddings is not None]
         rest = [(i, op) for i, op in search_ops if not (op.query and self.embeddings is not None)]
@@ -133,14 +133,14 @@ class HybridPostgresStore(PostgresStore):
         process are serialised and none is lost, even when the item does not exist yet.
         """
         where = (".".join(namespace), key)
-        with self.conn.connection() as conn, conn.transaction():  # type: ignore[union-attr]
+        with self.conn.connection() as conn, conn.transaction():  # type: ignore[operator]
             conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s), hashtext(%s))", where)
             row = conn.execute(
                 "SELECT value FROM store WHERE prefix = %s AND key = %s "
                 "AND (expires_at IS NULL OR expires_at > NOW())",
                 where,
             ).fetchone()
-            old = row["value"] if row else None  # type: ignore[index,call-overload]
+            old = row["value"] if row else None
             new = change(old)
             if new is old:
                 return old
@@ -160,7 +160,7 @@ class HybridPostgresStore(PostgresStore):
 
     def purge(self) -> None:
         """Rewrite the store tables (heap, TOAST, indexes): deleted rows leave no bytes."""
-        with self.conn.connection() as conn:  # type: ignore[union-attr]
+        with self.conn.connection() as conn:  # type: ignore[operator]
             for table in STORE_TABLES:
                 conn.execute(f"VACUUM FULL {table}")
 

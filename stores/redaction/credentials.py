@@ -145,6 +145,8 @@ def _forward(text: str, end: int, cue: Cue) -> tuple[int, int] | None:
         m = _VALUE.match(window, nxt.start())
         raw = m.group() if m else ""
         english = link is not None and "en" in cue.langs and link.group().lower() in _EN_LINKS
+        if m is None:
+            continue  # no value after the link: as before, try the next token
         bare = i == 0 and cue.cls == PASSWORD and english and bool(_CLAUSE_END.match(window, m.end()))
         if raw and _accept(raw, cue, bare):
             s, e = _value_span(end + m.start(), raw)

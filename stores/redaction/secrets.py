@@ -9,7 +9,7 @@ secret value only, so redaction keeps the sentence readable ("my password is
 [REDACTED:password]"). Stated passwords, PINs and secrets, which have no
 format, are found by cue and shape together in ``credentials.py``.
 
-Measured on the tuning and held-out corpora in ``tests/fixtures/secrets_*.jsonl``
+Measured on the tuning and held-out corpora in ``bench/datasets/secrets_*.jsonl``
 and on LoCoMo prose by ``python -m bench.secrets_eval``.
 """
 

@@ -1,6 +1,6 @@
 """Cheap, deterministic features of one sentence for the learned disclosure gate.
 
-The gate (``disclosure_gate.py``) must work in every configuration (tests run
+The gate (``bench/learned_gate/gate.py``) must work in every configuration (tests run
 with a hash embedding, the server may have no MiniLM), so it reads only what the
 extractor already has: the sentence's words and the dependency parse blend
 computes anyway (``parse.py``). Words give the topic and register ("my kids",

@@ -6,7 +6,7 @@ the rules and the parse found, and what the gate would add. Sentences that never
 reach it (explicit requests, parse failures) keep their facts as they are.
 Grounding is decided once per fact, so any probabilities and thresholds can then
 be scored message by message exactly as ``bench.extraction_eval`` counts them,
-without running the extractor again. Used by ``bench/train_disclosure_gate.py``.
+without running the extractor again. Used by ``bench/learned_gate/train.py``.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bench.extraction_eval import _TIME, Case, Scores, tally
+from bench.learned_gate.features import features
+from bench.learned_gate.gate import Thresholds, additions, decide
 from nodes.extract.base import CandidateFact, safe_sentences
 from nodes.extract.blend import RuleReader
-from nodes.extract.disclosure_gate import Thresholds, additions, decide
-from nodes.extract.gate_features import features
 from nodes.extract.grounding import ground
 from nodes.extract.parse import Sentence
 from nodes.extract.pattern_extractor import PatternFactExtractor

@@ -1,10 +1,10 @@
-"""Train the learned disclosure gate (nodes/extract/disclosure_gate.py) on the tuning set only.
+"""Train the learned disclosure gate (bench/learned_gate/gate.py) on the tuning set only.
 
 Samples are the sentences of the tuning messages that reach the gate (see
-``bench/gate_samples.py``), labelled with their message's ``durable`` label: a
+``bench/learned_gate/samples.py``), labelled with their message's ``durable`` label: a
 sentence of a message that should store nothing is a negative, a sentence of a
 durable message a (noisy) positive. Features are word n-grams and parse features
-(``gate_features.py``), kept when seen in at least ``MIN_COUNT`` training
+(``bench/learned_gate/features.py``), kept when seen in at least ``MIN_COUNT`` training
 sentences; the model is an L2-regularised logistic regression (scikit-learn's
 lbfgs, deterministic for the same data).
 
@@ -18,7 +18,7 @@ on every tuning sentence and written as JSON. The rules themselves were tuned on
 these messages, so the rules-only figure printed next to it is in-sample; the
 gate's part of the out-of-fold figure is honest. The held-out sets are never read.
 
-    python -m bench.train_disclosure_gate [--out nodes/extract/disclosure_gate.json] [--folds 5] [--curve]
+    python -m bench.learned_gate.train [--out bench/learned_gate/model.json] [--folds 5] [--curve]
 
 ``--curve`` also prints what additions would buy at each threshold (out of fold, at the chosen penalty and
 veto) and with an oracle that knows each message's label: the ceiling of the candidates the gate can add.
@@ -39,8 +39,8 @@ from scipy.sparse import csr_matrix
 from sklearn.linear_model import LogisticRegression
 
 from bench.extraction_eval import load_set
-from bench.gate_samples import Sample, Samples, collect, pipeline_scores
-from nodes.extract.disclosure_gate import MODEL_PATH, Thresholds
+from bench.learned_gate.gate import MODEL_PATH, Thresholds
+from bench.learned_gate.samples import Sample, Samples, collect, pipeline_scores
 
 MIN_COUNT = 2
 MIN_PRECISION = 0.95

@@ -3,8 +3,8 @@
 The rules and the parse policy are precise on the phrasings they were written
 for and generalise poorly: every round of hand rules bought much on the text it
 was written for and little on unseen text. This gate is a logistic regression
-over word n-grams and parse features (``gate_features.py``), trained on the
-labelled tuning messages by ``bench/train_disclosure_gate.py``, which also
+over word n-grams and parse features (``bench/learned_gate/features.py``), trained on the
+labelled tuning messages by ``bench/learned_gate/train.py``, which also
 chooses its thresholds by cross-validation. It works both ways:
 
 - **veto**: a loose fact (no profile slot, not asked for) from a sentence the
@@ -17,7 +17,7 @@ chooses its thresholds by cross-validation. It works both ways:
 
 Questions, suppositions and role-play never reach the gate (``blend.py`` and the
 extractor drop them first), and everything added is the user's own words, so
-grounding holds. The weights are one JSON file (``disclosure_gate.json``); only
+grounding holds. The weights are one JSON file (``model.json``); only
 the standard library reads it.
 """
 
@@ -31,14 +31,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from bench.learned_gate.features import features, subject_kind
 from nodes.extract.base import CandidateFact
-from nodes.extract.gate_features import features, subject_kind
 from nodes.extract.parse import Clause, Sentence
 from nodes.extract.parse_policy import EMPTY_OBJECTS, LASTING_CHANGE, RELATION_VERBS, SELF_VERBS, in_view, settled
 from nodes.extract.parse_veto import doubtful
 from nodes.extract.person import third_person
 
-MODEL_PATH = Path(__file__).with_name("disclosure_gate.json")
+MODEL_PATH = Path(__file__).with_name("model.json")
 RuleReader = Callable[[str], list[CandidateFact]]
 
 
