@@ -32,7 +32,9 @@ log = logging.getLogger("memory.context")
 # Fields a server client may not set: they move files, change what the store
 # indexes, or bound what a request may cost (the limits, graph/limits.py), so
 # they come from the server's environment (MEMORY_<FIELD>) only.
-SERVER_SETTINGS = frozenset({"data_dir", "embedding_model", "redact_input", "task_pool", "retention_days"}) | LIMIT_FIELDS
+SERVER_SETTINGS = (
+    frozenset({"data_dir", "embedding_model", "redact_input", "task_pool", "retention_days"}) | LIMIT_FIELDS
+)
 
 # Retrieval weight presets (relevance, recency, importance). See docs/extending.md ("Change the weights").
 PRESETS: dict[str, tuple[float, float, float]] = {
