@@ -1,7 +1,8 @@
 """Per-turn memory overhead: retrieve + assemble at ~10k memories of one user.
 
-Measures the graph's own retrieve and assemble nodes (every default layer's
-recall, the prompt rendering and budget), query embedding included, no LLM.
+Measures the graph's own retrieve, per-layer recall and assemble nodes, wired
+as the builder wires them (``add_recall``: every default layer's recall node in
+parallel, then the prompt rendering and budget), query embedding included, no LLM.
 Side by side, in the same loop, it times the floor no memory system avoids:
 embedding the query once. The ratio says what the memory machinery costs on top.
 
@@ -28,9 +29,10 @@ from langgraph.graph import END, START, StateGraph
 
 from app.runtime import MemoryAgent
 from bench.locomo_recall import DEFAULT_DATA, load_conversation
+from graph.builder import add_recall
 from graph.context import Context
 from graph.state import State
-from nodes.assemble import assemble
+from nodes.assemble import make_assemble
 from nodes.importer import import_messages
 from nodes.layers import default_layers
 from nodes.retrieve import make_retrieve
@@ -40,12 +42,13 @@ RESULTS = Path(__file__).resolve().parent / "results" / "turn_overhead.md"
 
 
 def hot_path(agent: MemoryAgent):  # type: ignore[no-untyped-def]
-    """Retrieve → assemble only: exactly the memory work a turn adds before the LLM."""
+    """Retrieve → recall_<layer> → assemble only: exactly the memory work a turn adds before the LLM."""
+    layers = default_layers()
     g = StateGraph(State, context_schema=Context)
-    g.add_node("retrieve", make_retrieve(default_layers()))
-    g.add_node("assemble", assemble)
+    g.add_node("retrieve", make_retrieve())
+    g.add_node("assemble", make_assemble([layer.name for layer in layers]))
+    add_recall(g, layers)
     g.add_edge(START, "retrieve")
-    g.add_edge("retrieve", "assemble")
     g.add_edge("assemble", END)
     return g.compile(store=agent.store)
 

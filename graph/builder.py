@@ -1,15 +1,27 @@
-"""The one small builder that wires memory layers into the turn graph.
+"""The one small builder that wires memory layers into the turn graph, each layer a node.
 
-    START ─► commands ─► retrieve ─► assemble ─► respond ─► check ─► consolidate ─► END
-                │  │                             ▲     │                  ▲
-                │  │                             └tools┘                  │
-                │  └──── (end_session) ───────────────────────────────────┘
-                └─────── (a memory command in plain words: nodes/commands.py) ─► END
+    START ─► commands ─► retrieve ─┬► recall_<layer> (one per layer, in parallel) ─┬► assemble ─► respond ⇄ tools
+               │  │        │       └───────── (memory off) ──────────────────────┘                │
+               │  │        └► END (refused input)                                    check ◄───────┘
+               │  │                                                 ┌─ (verdict "retry") ─► respond
+               │  └──── (end_session, consolidate_thread) ──► consolidate ◄── (ok / flagged / off)
+               └──── (a memory command in plain words) ─► END    │   └► END (consolidate_thread run)
+                                                                  ▼
+                          consolidate_<layer> (one per layer, in parallel) ─► consolidate_done ─► END
 
-Pass ``layers`` to swap, add or remove a memory layer; pass ``chat_model`` to
-use a model object instead of the ``chat_model`` spec in the context; pass
-``tool_factory`` to give capable models other tools (None: no tools). Whether a
-model is offered tools at all is the context's ``chat_tools`` setting.
+Pass ``layers`` to swap, add or remove a memory layer: each one is a
+``recall_<name>`` and a ``consolidate_<name>`` node (names must be unique); pass
+``chat_model`` to use a model object instead of the ``chat_model`` spec in the
+context; pass ``tool_factory`` to give capable models other tools (None: no
+tools); pass ``context_schema`` for what a run's ``context`` may carry (the
+server's graph takes ``RunContext``, per-run settings only). Whether a model is
+offered tools at all is the context's ``chat_tools`` setting.
+
+Inputs (``TurnInput``): a turn's ``messages``, or one of the two other run
+modes, still flags of the same graph because they act on the chat thread's own
+state (docs/architecture.md, "Run modes"): ``end_session`` and
+``consolidate_thread``; ``defer_consolidation`` splits a turn's consolidation.
+Outputs (``TurnOutput``): what the CLI and a server client read of a run.
 """
 
 from __future__ import annotations
@@ -25,29 +37,41 @@ from langgraph.store.base import BaseStore
 from langgraph.types import Checkpointer
 
 from graph.context import Context
-from graph.state import State
-from nodes.assemble import assemble
+from graph.state import State, TurnInput, TurnOutput
+from nodes.assemble import make_assemble
 from nodes.background import settle
 from nodes.check.node import make_check
+from nodes.check.retry import RETRY
 from nodes.commands import make_commands
-from nodes.consolidate import make_consolidate
+from nodes.consolidate import NONE, log_of, make_consolidate, make_consolidate_done
+from nodes.consolidate_layer import make_consolidate_layer
 from nodes.env import make_env
 from nodes.layers import default_layers
 from nodes.layers.base import MemoryLayer
 from nodes.respond import make_respond
-from nodes.retrieve import make_retrieve
+from nodes.retrieve import make_recall, make_retrieve
 from nodes.tools.bundle import memory_tools
 from nodes.tools.tool_node import ToolFactory, make_tool_node
 
-NODES = ("commands", "retrieve", "assemble", "respond", "check", "consolidate")
+NODES = ("commands", "retrieve", "assemble", "respond", "check", "consolidate", "consolidate_done")
 
 
-def _after_retrieve(state: dict[str, Any]) -> str:
-    return END if state.get("error") else "assemble"
+def recall_node(layer: MemoryLayer) -> str:
+    """The name of ``layer``'s recall node, as Studio shows it."""
+    return f"recall_{layer.name}"
+
+
+def consolidate_node(layer: MemoryLayer) -> str:
+    """The name of ``layer``'s consolidation node."""
+    return f"consolidate_{layer.name}"
 
 
 def _after_respond(state: dict[str, Any]) -> str:
     return "tools" if tools_condition(state) == "tools" else "check"
+
+
+def _after_check(state: dict[str, Any]) -> str:
+    return "respond" if state.get("check_verdict") == RETRY else "consolidate"
 
 
 def _settler(layers: Sequence[MemoryLayer]) -> Callable[[Any, dict[str, Any]], int]:
@@ -55,29 +79,75 @@ def _settler(layers: Sequence[MemoryLayer]) -> Callable[[Any, dict[str, Any]], i
     return lambda runtime, state: settle(make_env(runtime, state), layers)
 
 
+def _unique(layers: Sequence[MemoryLayer]) -> list[MemoryLayer]:
+    names = [layer.name for layer in layers]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError(f"two layers share the name {twice[0]!r}: each layer is a node, name them apart")
+    return list(layers)
+
+
+def add_recall(g: StateGraph, layers: Sequence[MemoryLayer], after: str = "retrieve", into: str = "assemble") -> None:
+    """``after`` fans out to one recall node per layer, which fan in to ``into``.
+
+    ``after`` ends the run on ``error`` and skips the layers when it did not set
+    ``recalling`` (memory off). ``into`` must exist (assemble, the fan-in).
+    """
+    names = [recall_node(layer) for layer in layers]
+    for layer, name in zip(layers, names):
+        g.add_node(name, make_recall(layer))
+        g.add_edge(name, into)
+
+    def after_retrieve(state: dict[str, Any]) -> str | list[str]:
+        if state.get("error"):
+            return END
+        return names if state.get("recalling") and names else into
+
+    g.add_conditional_edges(after, after_retrieve, [*names, into, END])
+
+
+def _add_consolidation(g: StateGraph, layers: Sequence[MemoryLayer], chat_model: BaseChatModel | None) -> None:
+    """Wire consolidate ─► consolidate_<layer> (in parallel) ─► consolidate_done ─► END."""
+    log = log_of(layers)
+    names = [consolidate_node(layer) for layer in layers]
+    g.add_node("consolidate", make_consolidate(layers))
+    for layer, name in zip(layers, names):
+        g.add_node(name, make_consolidate_layer(layer, log, chat_model))
+        g.add_edge(name, "consolidate_done")
+    g.add_node("consolidate_done", make_consolidate_done(layers))
+
+    def after_consolidate(state: dict[str, Any]) -> str | list[str]:
+        if (state.get("consolidation") or {}).get("mode") == NONE:
+            return END  # a consolidate_thread run: done in consolidate itself
+        return names or "consolidate_done"
+
+    g.add_conditional_edges("consolidate", after_consolidate, [*names, "consolidate_done", END])
+    g.add_edge("consolidate_done", END)
+
+
 def build_graph(
     layers: Sequence[MemoryLayer] | None = None,
     *,
     chat_model: BaseChatModel | None = None,
     tool_factory: ToolFactory | None = memory_tools,
-) -> StateGraph[State, Context, State, State]:
+    context_schema: type[Any] = Context,
+) -> StateGraph[State, Context, TurnInput, TurnOutput]:
     """The uncompiled turn graph (``langgraph dev`` compiles it with its own persistence)."""
-    layers = list(default_layers() if layers is None else layers)
-    g = StateGraph(State, context_schema=Context)
+    layers = _unique(default_layers() if layers is None else layers)
+    g = StateGraph(State, context_schema=context_schema, input_schema=TurnInput, output_schema=TurnOutput)
     g.add_node("commands", make_commands(layers), destinations=("retrieve", "consolidate", END))
-    g.add_node("retrieve", make_retrieve(layers))
-    g.add_node("assemble", assemble)
+    g.add_node("retrieve", make_retrieve())
+    g.add_node("assemble", make_assemble([layer.name for layer in layers]))
+    add_recall(g, layers)
     g.add_node("respond", make_respond(chat_model, tool_factory))
     g.add_node("tools", make_tool_node(tool_factory or (lambda runtime, state: []), before_read=_settler(layers)))
-    g.add_node("check", make_check(chat_model))
-    g.add_node("consolidate", make_consolidate(layers, chat_model))
+    g.add_node("check", make_check())
+    _add_consolidation(g, layers, chat_model)
     g.add_edge(START, "commands")
-    g.add_conditional_edges("retrieve", _after_retrieve, ["assemble", END])
     g.add_edge("assemble", "respond")
     g.add_conditional_edges("respond", _after_respond, ["tools", "check"])
     g.add_edge("tools", "respond")
-    g.add_edge("check", "consolidate")
-    g.add_edge("consolidate", END)
+    g.add_conditional_edges("check", _after_check, ["respond", "consolidate"])
     return g
 
 

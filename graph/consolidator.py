@@ -38,16 +38,14 @@ def upkeep(state: UpkeepState, runtime: Runtime[Context]) -> dict[str, Any]:
     return {"report": run_upkeep(env, dry_run=bool(state.get("dry_run"))).as_dict()}
 
 
-def build_consolidator() -> StateGraph:
-    """The uncompiled one-node upkeep graph."""
-    g = StateGraph(UpkeepState, context_schema=Context)
+def build_consolidator(context_schema: type[Any] = Context) -> StateGraph:
+    """The uncompiled one-node upkeep graph (the server's takes ``RunContext``: per-run settings only)."""
+    g = StateGraph(UpkeepState, context_schema=context_schema)
     g.add_node("upkeep", upkeep)
     g.add_edge(START, "upkeep")
     g.add_edge("upkeep", END)
     return g
 
 
-_builder = build_consolidator()
-_builder.context_schema = RunContext  # as the chat graph: per-run settings only, server settings from the server
-graph = _builder.compile()
+graph = build_consolidator(RunContext).compile()  # as the chat graph: server settings from the server
 graph.name = "memory-consolidator"

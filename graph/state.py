@@ -9,6 +9,13 @@ from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict  # the server reads schemas from this one on 3.11
 
 
+def merge_recall(
+    old: dict[str, list[dict[str, Any]]] | None, new: dict[str, list[dict[str, Any]]] | None
+) -> dict[str, list[dict[str, Any]]]:
+    """Reducer of ``recall``: each recall node adds its layer's list; ``None`` starts a turn afresh."""
+    return {} if new is None else {**(old or {}), **new}
+
+
 class State(TypedDict, total=False):
     """The graph state: the thread's working memory plus per-turn scratch values."""
     # The working memory: the visible thread, compacted by the working layer.
@@ -22,7 +29,12 @@ class State(TypedDict, total=False):
     # Id of the last message the message log stored for this thread, so the next turn
     # is indexed with it as its neighbour.
     last_logged: str
-    # What retrieve found and assemble rendered; kept in state so Studio shows it.
+    # Set by retrieve when the layers' recall nodes run this turn (memory on, input accepted).
+    recalling: bool
+    # What each layer's recall node found this turn, by layer name (merged as the
+    # parallel recall nodes finish; ``retrieve`` empties it at the start of a turn).
+    recall: Annotated[dict[str, list[dict[str, Any]]], merge_recall]
+    # The same memories in layer order, as assemble rendered them; kept so Studio shows it.
     recalled: list[dict[str, Any]]
     system_prompt: str
     # Input flag: close the session (consolidate, no reply).
@@ -43,4 +55,34 @@ class State(TypedDict, total=False):
     # e.g. that a secret was removed from it before it was stored.
     notice: str
     # What the answer check tested the last reply against, what conflicted, how many tries.
+    answer_check: dict[str, Any]
+    # The answer check's verdict on the last reply: "retry" sends the turn back to respond
+    # (an edge of the graph), anything else ("ok", "flagged", "off") on to consolidation.
+    check_verdict: str
+    # Retries the answer check asked for so far this turn (at most ``check_retries``).
+    check_retry: int
+    # What the consolidate step decided for this run, read by every layer's consolidation
+    # node: "mode" (turn, session or none), the turn's clock "at", "remember", "split".
+    consolidation: dict[str, Any]
+
+
+class TurnInput(TypedDict, total=False):
+    """What a caller passes to the chat graph: a turn's messages, or a run-mode flag."""
+    messages: Annotated[list[AnyMessage], add_messages]
+    # Close the session (consolidate, no reply); the CLI's /end.
+    end_session: bool
+    # Leave the background layers' part of this turn's consolidation to a later run.
+    defer_consolidation: bool
+    # A consolidation-only run of that chat thread's deferred turns (the server's delayed run).
+    consolidate_thread: str
+
+
+class TurnOutput(TypedDict, total=False):
+    """What a run returns: the thread and what the CLI shows of the turn."""
+    messages: Annotated[list[AnyMessage], add_messages]
+    recalled: list[dict[str, Any]]
+    system_prompt: str
+    error: str
+    notice: str
+    memory_usage: dict[str, int]
     answer_check: dict[str, Any]

@@ -51,9 +51,8 @@ from stores.open import open_store
 SWEEP_MINUTES = 60.0
 log = logging.getLogger("memory.studio")  # langgraph loads this file under a random module name
 
-_builder = build_graph()
-_builder.context_schema = RunContext  # what Studio shows and clients may send: per-run settings only
-graph = _builder.compile()
+# What Studio shows and clients may send as context: per-run settings only.
+graph = build_graph(context_schema=RunContext).compile()
 graph.name = "memory-agent"
 
 

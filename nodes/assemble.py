@@ -1,7 +1,8 @@
-"""assemble: turn what was recalled into the system prompt (see nodes/prompt.py)."""
+"""assemble: the fan-in of the recall nodes; turns what they recalled into the system prompt (nodes/prompt.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -40,7 +41,21 @@ def system_prompt(state: dict[str, Any], ctx: Context, memory_budget_tokens: int
     return memory_prompt(ctx, state.get("recalled") or [], state.get("summary") or "", memory_budget_tokens)
 
 
-def assemble(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
-    """Graph node: build the system prompt from the recalled memories and the summary."""
-    ctx = context_of(runtime)
-    return {"system_prompt": system_prompt(state, ctx, ctx.memory_budget_tokens)}
+def in_layer_order(recall: dict[str, list[dict[str, Any]]] | None, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The recall nodes' findings (``recall``, by layer name) as one list, in the graph's layer order."""
+    recall = recall or {}
+    return [item for name in names for item in recall.get(name) or []]
+
+
+def make_assemble(names: Sequence[str]) -> Callable[..., dict[str, Any]]:
+    """The assemble node over the layers ``names`` (their order is the memories' order)."""
+    order = tuple(names)
+
+    def assemble(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
+        """Graph node: gather the layers' recall and build the system prompt with the summary."""
+        ctx = context_of(runtime)
+        recalled = in_layer_order(state.get("recall"), order)
+        prompt = system_prompt({**state, "recalled": recalled}, ctx, ctx.memory_budget_tokens)
+        return {"recalled": recalled, "system_prompt": prompt}
+
+    return assemble

@@ -1,5 +1,11 @@
 """consolidate: hand the finished turn (or the whole session) to every layer's write policy.
 
+Three steps in the graph: ``consolidate`` decides what the run consolidates
+(state ``consolidation``: the mode, the turn's clock, consent, whether the turn
+is split); the builder fans out to one ``consolidate_<layer>`` node per layer
+(nodes/consolidate_layer.py), run in parallel, each seeing the same state; they
+fan in to ``consolidate_done``, which does the run's bookkeeping.
+
 After each turn every layer's ``on_turn`` runs (cheap, no LLM). With the input
 flag ``defer_consolidation`` the background layers' part (fact extraction) is
 left to a later, debounced run instead (nodes/background.py): the hot path keeps
@@ -9,8 +15,9 @@ names ``consolidate_thread`` is that later run. When the input says
 ``on_session_end`` runs on the session — that is where LLM-backed summaries and
 extraction happen, off the hot path. Each turn also records which shown memories
 the reply used (nodes/usage.py) and tallies it per session (``memory_usage``).
-Rule review uses LangGraph's ``interrupt``: the node re-runs on resume, which is
-why every layer's writes are idempotent.
+Rule review uses LangGraph's ``interrupt`` in the procedural layer's node: that
+node re-runs on resume (the other layers' nodes have finished), which is why
+every layer's writes are idempotent.
 
 Session bookkeeping is a watermark, not a transcript in thread state. The state
 keeps one fixed-size marker, ``session_mark``: when the last ``end_session`` ran
@@ -39,26 +46,26 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from graph.context import Context
-from models.loader import load_chat_model
-from nodes.background import consolidate_pending, is_background, mark_deferred
+from nodes.background import consolidate_pending, mark_deferred
 from nodes.clock import parse_time
 from nodes.commands import COMMAND_KEY
 from nodes.consolidation_queue import has_backlog, read_mark
 from nodes.env import context_of, make_env
-from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer, approve_all
+from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
 from nodes.layers.message_log import MessageLogLayer
 from nodes.ownership import register_thread
 from nodes.privacy.consent import is_memory_enabled
 from nodes.prompt import shown_memories
 from nodes.usage import Use, countable, record_usage, tally, used_memories, uses_of
 from stores.redaction.secrets import redact
+
+TURN, SESSION, NONE = "turn", "session", "none"  # what a run consolidates (state ``consolidation``)
 
 
 def ask_user(proposal: dict[str, Any]) -> bool:
@@ -107,57 +114,87 @@ def _after(messages: Sequence[BaseMessage], mark_id: str | None) -> Sequence[Bas
     return messages[ids.index(mark_id) + 1 :] if mark_id in ids else messages
 
 
-def _merge(updates: dict[str, Any], extra: dict[str, Any] | None) -> None:
-    for key, value in (extra or {}).items():
-        if key == "messages":
-            updates.setdefault("messages", []).extend(value)
-        else:
-            updates[key] = value
-
-
 def is_long_term(layer: MemoryLayer) -> bool:
     """Working memory is thread state, so the consent switch does not stop it."""
     return bool(getattr(layer, "long_term", layer.name != "working"))
 
 
-def make_consolidate(
-    layers: Sequence[MemoryLayer], chat_model: BaseChatModel | None = None
-) -> Callable[..., dict[str, Any]]:
-    """Build the consolidate node: runs the layers' write policies on each turn, and on the session when it ends."""
-    log = next((layer for layer in layers if isinstance(layer, MessageLogLayer)), None)
+def turn_of(state: dict[str, Any], thread: str, at: datetime) -> list[LoggedMessage]:
+    """The run's new turn as the layers see it (none for an ``end_session`` input)."""
+    plan = state.get("consolidation") or {}
+    if plan.get("mode") != TURN:
+        return []
+    return _logged_all(_latest_turn(state.get("messages") or []), thread, at)
 
-    def session_of(env: LayerEnv, state: dict[str, Any], thread: str) -> list[LoggedMessage]:
-        mark = state.get("session_mark") or {}
-        if log is not None:
-            return log.session(env, thread, parse_time(mark.get("time")))
-        return _logged_all(_after(state.get("messages") or [], mark.get("id")), thread, env.now)
+
+def session_of(
+    env: LayerEnv, log: MessageLogLayer | None, state: dict[str, Any], thread: str
+) -> list[LoggedMessage]:
+    """The session an ``end_session`` closes: the message log's records after the session mark."""
+    mark = state.get("session_mark") or {}
+    if log is not None:
+        return log.session(env, thread, parse_time(mark.get("time")))
+    return _logged_all(_after(state.get("messages") or [], mark.get("id")), thread, env.now)
+
+
+def log_of(layers: Sequence[MemoryLayer]) -> MessageLogLayer | None:
+    """The message-log layer among ``layers``, if there is one."""
+    return next((layer for layer in layers if isinstance(layer, MessageLogLayer)), None)
+
+
+def thread_of_run() -> str:
+    """The run's thread id (the checkpointer's, user-scoped)."""
+    return str(get_config().get("configurable", {}).get("thread_id", "default"))
+
+
+def make_consolidate(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]]:
+    """The ``consolidate`` node: decides what this run consolidates, before the layers' nodes do it.
+
+    A ``consolidate_thread`` run consolidates that thread's deferred turns here and
+    ends (mode ``none``); an ``end_session`` run consolidates the deferred turns
+    first (mode ``session``); a turn (mode ``turn``) is split when asked to or while
+    earlier deferred turns still wait: the background layers must then see it after them.
+    """
+    log = log_of(layers)
 
     def consolidate(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
-        ctx = context_of(runtime)
-        thread = str(get_config().get("configurable", {}).get("thread_id", "default"))
+        thread = thread_of_run()
+        env = make_env(runtime, state)
         if state.get("consolidate_thread"):  # a consolidation-only run: the deferred turns of that thread
-            consolidate_pending(make_env(runtime, state), layers, str(state["consolidate_thread"]))
-            return {"consolidate_thread": ""}
-        ending = bool(state.get("end_session"))
-        model = chat_model or (load_chat_model(ctx.chat_model, ctx.max_new_tokens) if ending else None)
-        env = make_env(runtime, state, chat_model=model, approve=ask_user if ctx.review_rules else approve_all)
-        messages = state.get("messages") or []
-        # An end_session input carries no new turn: its messages were handed on already.
-        turn = [] if ending else _logged_all(_latest_turn(messages), thread, env.now)
+            consolidate_pending(env, layers, str(state["consolidate_thread"]))
+            return {"consolidate_thread": "", "consolidation": {"mode": NONE}}
         remember = is_memory_enabled(env.store, env.scope)
+        plan = {"mode": TURN, "at": env.now.isoformat(), "remember": remember, "split": False}
+        if state.get("end_session"):
+            register_thread(env, thread)  # a thread ended by its first input is still found by forget
+            consolidate_pending(env, layers, thread)  # deferred turns first (dropped with memory off)
+            return {"consolidation": {**plan, "mode": SESSION}}
+        mark = read_mark(env, thread) if remember and log is not None else None
+        plan["split"] = log is not None and (bool(state.get("defer_consolidation")) or has_backlog(mark))
+        return {"consolidation": plan}
+
+    return consolidate
+
+
+def make_consolidate_done(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]]:
+    """The ``consolidate_done`` node: after every layer's node, the run's bookkeeping.
+
+    Usage of the shown memories, the queue of a split turn (the message log holds it
+    by now), the session mark, and the input flags reset for the next run.
+    """
+    log = log_of(layers)
+
+    def consolidate_done(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
+        plan = state.get("consolidation") or {}
+        thread = thread_of_run()
+        env = make_env(runtime, state)
+        at = parse_time(plan.get("at")) or env.now
+        env.now = at
         updates: dict[str, Any] = {"defer_consolidation": False} if state.get("defer_consolidation") else {}
-        # Split the write policies when asked to, or while earlier deferred turns still wait:
-        # the background layers must then see this turn after those, never before.
-        mark = read_mark(env, thread) if turn and remember and log is not None else None
-        split = log is not None and (bool(state.get("defer_consolidation")) or has_backlog(mark))
-        for layer in layers:
-            if turn and (remember or not is_long_term(layer)):
-                if split and is_long_term(layer) and is_background(layer):
-                    continue
-                _merge(updates, layer.on_turn(env, turn))
+        turn, remember = turn_of(state, thread, at), bool(plan.get("remember"))
         if turn and remember:
-            uses = _track_usage(state, ctx, turn, env, updates)
-            if split:
+            uses = _track_usage(state, context_of(runtime), turn, env, updates)
+            if plan.get("split"):
                 mark_deferred(env, thread, turn, uses)
                 if not state.get("defer_consolidation"):
                     consolidate_pending(env, layers, thread)  # a synchronous turn clears the backlog
@@ -166,20 +203,13 @@ def make_consolidate(
         if turn and not remember and log is None:
             # No log to leave this turn out of the session: move the marker past it.
             updates["session_mark"] = {**(state.get("session_mark") or {}), "id": turn[-1].id}
-        if ending:
-            register_thread(env, thread)  # a thread ended by its first input is still found by forget
-            consolidate_pending(env, layers, thread)  # deferred turns first (dropped with memory off)
-            session = session_of(env, state, thread)
-            for layer in layers:
-                if session and (remember or not is_long_term(layer)):
-                    _merge(updates, layer.on_session_end(env, session))
+        if plan.get("mode") == SESSION:
+            messages = state.get("messages") or []
             last = str(messages[-1].id) if messages else ""
-            updates["session_mark"] = {"time": env.now.isoformat(), "id": last}
-            updates["end_session"] = False
-            updates["memory_usage"] = {}
+            updates.update(session_mark={"time": at.isoformat(), "id": last}, end_session=False, memory_usage={})
         return updates
 
-    return consolidate
+    return consolidate_done
 
 
 def _track_usage(

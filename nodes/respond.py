@@ -7,6 +7,10 @@ Then the model answers once more without tools, so a turn always ends on an
 answer, never on tool messages. The embedded tiny model gets no tools; its users
 reach the same operations through chat commands (/remember, /forget, /memories).
 
+When the answer check sends the turn back (``check_verdict`` ``retry``, an edge of
+the graph), the request restates the memories the last try went against, with a
+seed per try (nodes/check/retry.py).
+
 Every call is fitted into the model's context window, and no model or server
 error ends the turn: it gets one clear line instead (nodes/model_call.py). When
 the memory block had to shrink to fit, the prompt kept in state is the one sent.
@@ -24,6 +28,7 @@ from langgraph.runtime import Runtime
 from graph.context import Context
 from models.endpoint import first_line
 from models.loader import chat_tools_enabled, load_chat_model
+from nodes.check.retry import is_retry, restated, sampling_kwargs
 from nodes.env import context_of
 from nodes.model_call import Fit, call_model, failure_reply
 from nodes.request_fit import fit_request
@@ -70,14 +75,18 @@ def make_respond(
         )
         tools = list(tool_factory(runtime, state)) if offer and tool_factory else []
 
-        def fitted(offered: list[Any]) -> Fit:
-            return lambda window, squeeze: fit_request(state, ctx, window, offered, squeeze)
+        retrying = is_retry(state)
+        asked = restated(state) if retrying else state
+        sampling = sampling_kwargs(model, int(state.get("check_retry") or 1) - 1) if retrying else {}
 
-        reply, sent = call_model(model, fitted(tools), ctx.context_window_tokens)
+        def fitted(offered: list[Any]) -> Fit:
+            return lambda window, squeeze: fit_request(asked, ctx, window, offered, squeeze)
+
+        reply, sent = call_model(model, fitted(tools), ctx.context_window_tokens, **sampling)
         if sent.tools and not (reply.tool_calls or reply.invalid_tool_calls or reply.text.strip()):
             # Neither words nor calls: the llama.cpp server's function-calling format answers
             # this way whenever its model picks "message". Asked again without tools, it talks.
-            reply, sent = call_model(model, fitted([]), ctx.context_window_tokens)
+            reply, sent = call_model(model, fitted([]), ctx.context_window_tokens, **sampling)
         updates: dict[str, Any] = {"system_prompt": sent.system} if sent.memory_trimmed else {}
         if sent.tools and (reply.tool_calls or reply.invalid_tool_calls):
             return {**updates, "messages": [with_malformed_calls_kept(reply)], "tool_rounds": rounds + 1}

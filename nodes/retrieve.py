@@ -1,4 +1,11 @@
-"""retrieve: check the input, redact secrets, ask every layer what it recalls.
+"""retrieve, then one recall node per layer: the read side of a turn.
+
+``retrieve`` is the gatekeeping step: it checks the input, registers the
+thread, redacts secrets, embeds the user's message once (every layer's search
+then finds its vector in the process-wide cache) and resets the turn's
+per-turn fields. The builder then fans out to one ``recall_<layer>`` node per
+layer, run in parallel; each adds its layer's memories to the state's
+``recall`` under its name, and ``assemble`` reads them all in layer order.
 
 Order matters: a refused input leaves nothing behind; the thread (checked by
 the run's first node, ``commands``) is registered to the user next, before
@@ -34,10 +41,23 @@ def latest_human(state: dict[str, Any]) -> HumanMessage | None:
     return None
 
 
+# What a turn starts with: nothing recalled yet, no verdict, no retries.
+FRESH: dict[str, Any] = {"recall": None, "recalled": [], "recalling": False, "check_verdict": "", "check_retry": 0}
+
+
 def _refuse(human: HumanMessage | None, error: str) -> dict[str, Any]:
     """Undo the message the input step already added, so nothing is kept."""
     undo = [RemoveMessage(id=human.id)] if human is not None and human.id else []
-    return {"messages": undo, "error": error, "recalled": [], "notice": ""}
+    return {**FRESH, "messages": undo, "error": error, "notice": ""}
+
+
+def layer_recall(env: LayerEnv, layer: MemoryLayer, text: str, shown: Collection[str]) -> list[dict[str, Any]]:
+    """What ``layer`` recalls for ``text``, in the state's form, less past messages already in the thread."""
+    return [
+        item.as_dict()
+        for item in layer.recall(env, text)
+        if not (item.kind == "message" and set(item.sources) <= shown)
+    ]
 
 
 def recall_all(
@@ -49,16 +69,29 @@ def recall_all(
     only repeat itself, so it is left out.
     """
     shown = set(in_thread)
-    return [
-        item.as_dict()
-        for layer in layers
-        for item in layer.recall(env, text)
-        if not (item.kind == "message" and set(item.sources) <= shown)
-    ]
+    return [item for layer in layers for item in layer_recall(env, layer, text, shown)]
 
 
-def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]]:
-    """Build the retrieve node: checks the user message and recalls memories for it from ``layers``."""
+def make_recall(layer: MemoryLayer) -> Callable[..., dict[str, Any]]:
+    """The ``recall_<layer>`` node: this one layer's read policy for the turn's user message."""
+
+    def recall(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
+        human = latest_human(state)
+        if human is None:
+            return {"recall": {layer.name: []}}
+        shown = {str(m.id) for m in state.get("messages") or []}
+        return {"recall": {layer.name: layer_recall(make_env(runtime, state), layer, human.text, shown)}}
+
+    recall.__doc__ = f"Recall from the {layer.name!r} layer."
+    return recall
+
+
+def make_retrieve() -> Callable[..., dict[str, Any]]:
+    """Build the retrieve node: checks the user message and readies the layers' recall for it.
+
+    Sets ``error`` (refused: the turn ends), or ``notice`` and, with memory on,
+    ``recalling``, on which the builder fans out to the recall nodes.
+    """
     def retrieve(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
         ctx = context_of(runtime)
         human = latest_human(state)
@@ -70,7 +103,7 @@ def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]
             return _refuse(human, str(err))
         env = make_env(runtime, state)
         register_thread(env, str(get_config().get("configurable", {}).get("thread_id", "")))
-        updates: dict[str, Any] = {"error": "", "notice": "", "recalled": []}
+        updates: dict[str, Any] = {**FRESH, "error": "", "notice": ""}
         if ctx.redact_input:
             clean, kinds = redact_message(human)
             if kinds:
@@ -81,8 +114,8 @@ def make_retrieve(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]
                 updates["notice"] = removed_notice(kinds)
         if not is_memory_enabled(env.store, env.scope):
             return updates
-        in_thread = {str(m.id) for m in state.get("messages") or []}
-        updates["recalled"] = recall_all(env, layers, human.text, in_thread)
+        env.embeddings.embed_query(human.text)  # once, here: the parallel recall nodes share the vector
+        updates["recalling"] = True
         return updates
 
     return retrieve

@@ -38,6 +38,26 @@ def test_a_custom_layer_reaches_the_prompt(ctx: Context) -> None:
     assert MEETING not in unrelated.system_prompt  # the layer's read policy decides
 
 
+def test_swapping_a_layer_swaps_its_nodes_in_the_graph() -> None:
+    """Studio draws the compiled graph: the new layer shows by its name, the old one is gone."""
+    from graph.builder import build_graph
+
+    layers = [CalendarLayer() if layer.name == "episodic" else layer for layer in default_layers()]
+    nodes = set(build_graph(layers=layers).compile().get_graph().nodes)
+    assert {"recall_calendar", "consolidate_calendar"} <= nodes
+    assert not {"recall_episodic", "consolidate_episodic"} & nodes
+    assert {"recall_semantic", "recall_message_log", "consolidate_semantic"} <= nodes
+
+
+def test_two_layers_of_one_name_are_refused() -> None:
+    import pytest
+
+    from graph.builder import build_graph
+
+    with pytest.raises(ValueError, match="two layers share the name 'calendar'"):
+        build_graph(layers=[CalendarLayer(), CalendarLayer()])
+
+
 def test_removing_a_default_layer(ctx: Context) -> None:
     layers = [layer for layer in default_layers() if layer.name != "episodic"]
     assert "episodic" not in {layer.name for layer in layers}

@@ -20,7 +20,8 @@ from tests.conftest import ROOT
 def test_graph_reads_commands_retrieve_assemble_respond_tools_check_consolidate() -> None:
     g = build_graph(layers=[]).compile().get_graph()
     assert set(g.nodes) == {
-        "__start__", "commands", "retrieve", "assemble", "respond", "tools", "check", "consolidate", "__end__"
+        "__start__", "commands", "retrieve", "assemble", "respond", "tools", "check", "consolidate",
+        "consolidate_done", "__end__"
     }
     edges = {(e.source, e.target): e.conditional for e in g.edges}
     assert edges == {
@@ -28,16 +29,47 @@ def test_graph_reads_commands_retrieve_assemble_respond_tools_check_consolidate(
         ("commands", "retrieve"): True,
         ("commands", "consolidate"): True,  # session end skips straight to consolidation
         ("commands", "__end__"): True,  # a memory command in plain words (nodes/commands.py)
-        ("retrieve", "assemble"): True,
+        ("retrieve", "assemble"): True,  # no layers (or memory off): nothing to recall
         ("retrieve", "__end__"): True,  # refused input
         ("assemble", "respond"): False,
         ("respond", "tools"): True,  # the tool loop: respond ⇄ tools
         ("tools", "respond"): False,
         ("respond", "check"): True,  # the answer check (nodes/check/node.py)
-        ("check", "consolidate"): False,
-        ("consolidate", "__end__"): False,
+        ("check", "respond"): True,  # its retry is an edge of the graph
+        ("check", "consolidate"): True,
+        ("consolidate", "consolidate_done"): True,
+        ("consolidate", "__end__"): True,  # a consolidate_thread run
+        ("consolidate_done", "__end__"): False,
     }
-    assert NODES == ("commands", "retrieve", "assemble", "respond", "check", "consolidate")
+    assert NODES == ("commands", "retrieve", "assemble", "respond", "check", "consolidate", "consolidate_done")
+
+
+def test_each_default_layer_is_a_recall_node_and_a_consolidation_node() -> None:
+    g = build_graph().compile().get_graph()
+    edges = {(e.source, e.target) for e in g.edges}
+    for name in ("working", "procedural", "semantic", "episodic", "message_log", "knowledge"):
+        assert ("retrieve", f"recall_{name}") in edges and (f"recall_{name}", "assemble") in edges
+        assert ("consolidate", f"consolidate_{name}") in edges
+        assert (f"consolidate_{name}", "consolidate_done") in edges
+
+
+def test_the_graph_declares_its_input_and_output() -> None:
+    graph = build_graph(layers=[]).compile()
+    assert set(graph.get_input_jsonschema()["properties"]) == {
+        "messages", "end_session", "defer_consolidation", "consolidate_thread"
+    }
+    assert set(graph.get_output_jsonschema()["properties"]) == {
+        "messages", "recalled", "system_prompt", "error", "notice", "memory_usage", "answer_check"
+    }
+
+
+def test_the_context_schema_is_set_where_the_graph_is_built() -> None:
+    from graph.consolidator import build_consolidator
+    from graph.context import RunContext
+
+    assert build_graph(layers=[], context_schema=RunContext).context_schema is RunContext
+    assert build_consolidator(RunContext).context_schema is RunContext
+    assert build_graph(layers=[]).context_schema.__name__ == "Context"
 
 
 def test_full_turn_with_scripted_model(ctx) -> None:

@@ -62,8 +62,14 @@ def nodes_run(agent: MemoryAgent, text: str, thread: str) -> Iterator[str]:
 def test_tool_call_runs_as_a_tools_step_for_the_configured_user(ctx) -> None:
     model = fake(call("remember", {"text": "I love hiking in the Alps"}, "c1"), AIMessage(content="Got it, you love hiking."))
     with MemoryAgent(capable(ctx), chat_model=model) as agent:
-        assert list(nodes_run(agent, "Tell me something nice.", "t1")) == [
-            "commands", "retrieve", "assemble", "respond", "tools", "respond", "check", "consolidate"
+        run = list(nodes_run(agent, "Tell me something nice.", "t1"))
+        layers = [layer.name for layer in agent.layers]
+        recall, consolidate = run[2 : 2 + len(layers)], run[-1 - len(layers) : -1]
+        assert sorted(recall) == sorted(f"recall_{n}" for n in layers)  # in parallel: any order
+        assert sorted(consolidate) == sorted(f"consolidate_{n}" for n in layers)
+        assert [n for n in run if n not in recall + consolidate] == [
+            "commands", "retrieve", "assemble", "respond", "tools", "respond", "check", "consolidate",
+            "consolidate_done"
         ]
         assert set(model.offered[0]) == {"remember", "search_memory", "forget", "memory"}
         thread = agent.thread_messages("t1")
@@ -171,3 +177,24 @@ def test_tools_step_runs_on_the_async_path_too(ctx) -> None:
         assert [m.status for m in results] == ["success", "error"]
         assert out["messages"][-1].text == "Done."
         assert any("old maps" in t for t in facts_of(agent, "alice"))
+
+
+def test_the_answer_checks_retry_goes_back_through_respond_with_tools(ctx) -> None:
+    """check -> respond is an edge: the retry is respond's call, so the model keeps its tools."""
+    from nodes.layers.semantic import remember
+
+    model = fake(
+        AIMessage(content="Try a chicken stir-fry."),  # goes against the stored diet
+        call("search_memory", {"query": "diet"}, "c1"),  # the retry may use a tool
+        AIMessage(content="Try a tofu stir-fry."),
+    )
+    with MemoryAgent(capable(ctx), chat_model=model) as agent:
+        remember(agent.env(), "I'm vegetarian.")
+        run = list(nodes_run(agent, "What should I cook tonight?", "t1"))
+        turn = [n for n in run if n in {"respond", "tools", "check"}]
+        assert turn == ["respond", "check", "respond", "tools", "respond", "check"]
+        assert all(model.offered[i] for i in range(3))  # every call, the retry's included, had tools
+        assert agent.thread_messages("t1")[-1].text == "Try a tofu stir-fry."
+        record = agent.state("t1")["answer_check"]
+        assert record["retries"] == 1 and not record["flagged"]
+        assert agent.state("t1")["check_verdict"] == "ok" and agent.state("t1")["check_retry"] == 0

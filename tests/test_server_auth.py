@@ -162,7 +162,7 @@ def test_bob_cannot_read_resume_copy_delete_or_run_on_alices_thread(server: dict
         assert old not in {t["thread_id"] for t in bobs}
         assert all(t["metadata"]["owner"] == "bob" and "vegetarian" not in json.dumps(t).lower() for t in bobs)
         # the interrupt is still alice's to answer, and her thread is intact
-        assert (await alice.threads.get_state(thread))["next"] == ["consolidate"]
+        assert (await alice.threads.get_state(thread))["next"] == ["consolidate_procedural"]
         assert (await alice.threads.get(old))["metadata"]["owner"] == "alice"
         await _run(alice, thread, review, command={"resume": {"approve": True}})
         rules = [i["value"]["text"] for i in await _items(alice, ["users", "alice", "rules"])]

@@ -186,7 +186,7 @@ async def _drive(url: str) -> dict[str, Any]:
     b_items = (await client.store.search_items(["users", "B"], limit=100))["items"]
     assert b_items and not any(_mentions(i["value"], "vegetarian") for i in b_items), b_items
 
-    # (4) rule review: the consolidate node interrupts; Command(resume=...) answers it.
+    # (4) rule review: the procedural layer's consolidation node interrupts; Command(resume=...) answers it.
     review = {**ctx_a, "review_rules": True}
     t3 = (await client.threads.create())["thread_id"]
     paused = await run(t3, review, input=say("Please stop using emojis."))
@@ -194,7 +194,7 @@ async def _drive(url: str) -> dict[str, Any]:
     assert interrupts and interrupts[0]["value"]["type"] == "rule_review", paused
     assert interrupts[0]["value"]["rule"] == "Do not use emojis."
     state = await client.threads.get_state(t3)
-    assert state["next"] == ["consolidate"], state["next"]
+    assert state["next"] == ["consolidate_procedural"], state["next"]
     await run(t3, review, command={"resume": {"approve": True}})
     rules = _texts((await client.store.search_items(["users", "A", "rules"], limit=100))["items"])
     assert rules == ["Do not use emojis."], rules

@@ -1,14 +1,18 @@
-"""check: test the reply against what memory says; retry, then disclose.
+"""check: test the reply against what memory says; send it back to respond, then disclose.
 
-Runs between ``respond`` and ``consolidate``. The reply is tested against the
-checkable memories recalled for this turn (see ``memories.py`` and
-``rules.py``); that costs a few regular expressions and no model call. Only on
-a conflict is the model asked again, at most ``context.check_retries`` times,
-with the violated memories restated next to the user's message and a fixed
-seed per try (reproducible where the model takes a seed). When every try still
-conflicts, the reply with the fewest conflicts is kept and one line starting
-with ``Memory check:`` says where it goes against memory: a reply is never
-passed on with a known conflict and no word about it.
+Runs after ``respond``. The reply is tested against the checkable memories
+recalled for this turn (see ``memories.py`` and ``rules.py``); that costs a few
+regular expressions and no model call. This node never calls the model: on a
+conflict it sets the verdict ``retry`` and a retry count in state, takes the
+reply out of the thread, and the graph's conditional edge routes the turn back
+to ``respond`` (tools included), which restates the violated memories
+(nodes/check/retry.py). At most ``context.check_retries`` times; then the
+verdict is ``ok`` or ``flagged`` and the turn goes on to consolidation. When
+every try still conflicts, the reply with the fewest conflicts is kept and one
+line starting with ``Memory check:`` says where it goes against memory: a reply
+is never passed on with a known conflict and no word about it. A retry the model
+fails (an error line instead of a reply) ends the retries: the best reply so
+far is kept, with its flag.
 
 What was checked, what conflicted and how many tries it took are kept in state
 (``answer_check``), so Studio and the chat's ``/prompt`` show them.
@@ -16,28 +20,22 @@ What was checked, what conflicted and how many tries it took are kept in state
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage
 from langgraph.runtime import Runtime
 
 from graph.context import Context
-from models.endpoint import first_line
-from models.loader import load_chat_model
 from nodes.check.checks import Check
 from nodes.check.memories import gather_checks
+from nodes.check.retry import RETRY
 from nodes.commands import COMMAND_KEY
 from nodes.env import context_of
-from nodes.window import working_window
 
 FLAG_PREFIX = "Memory check:"
-RETRY_TEMPERATURE = 0.7
-BASE_SEED = 1234
-log = logging.getLogger("memory.check")
+OK, FLAGGED, OFF = "ok", "flagged", "off"
 
 
 def find_conflicts(checks: list[Check], text: str) -> list[dict[str, Any]]:
@@ -64,34 +62,6 @@ def _reply(messages: list[BaseMessage]) -> tuple[int, AIMessage] | None:
     return None
 
 
-def retry_prompt(state: dict[str, Any], ctx: Context, reminders: list[str]) -> list[BaseMessage]:
-    """The turn's prompt again, with the violated memories restated after the user's message."""
-    messages = list(state.get("messages") or [])
-    last_human = max(i for i, m in enumerate(messages) if isinstance(m, HumanMessage))
-    history = working_window(messages[: last_human + 1], ctx.working_budget_tokens)
-    human = history[-1]
-    note = "\n".join(dict.fromkeys(reminders))
-    restated = HumanMessage(content=f"{human.text}\n\n({note})", id=human.id)
-    return [SystemMessage(content=state.get("system_prompt") or ctx.persona), *history[:-1], restated]
-
-
-def sampling_kwargs(model: BaseChatModel, attempt: int) -> dict[str, Any]:
-    """Seed and temperature for one retry, for models that declare a ``seed`` field."""
-    fields = getattr(type(model), "model_fields", {})
-    if "seed" not in fields:
-        return {}
-    return {"seed": BASE_SEED + attempt, "temperature": RETRY_TEMPERATURE}
-
-
-def retry(model: BaseChatModel, prompt: list[BaseMessage], attempt: int) -> AIMessage | None:
-    """One regeneration, or None when the model or its server fails (the turn keeps its reply)."""
-    try:
-        return model.invoke(prompt, **sampling_kwargs(model, attempt))
-    except Exception as err:
-        log.warning("answer check retry failed: %s", first_line(err))
-        return None
-
-
 def _rank(conflicts: list[dict[str, Any]]) -> tuple[int, int]:
     return len(conflicts), sum(len(c["items"]) for c in conflicts)
 
@@ -100,54 +70,68 @@ def _public(conflicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"label": c["label"], "memory": c["memory"], "items": c["items"]} for c in conflicts]
 
 
-def make_check(chat_model: BaseChatModel | None = None) -> Callable[..., dict[str, Any]]:
-    """The ``check`` node; ``chat_model`` overrides the context's model for retries."""
+def _off(enabled: bool) -> dict[str, Any]:
+    record = {"enabled": enabled, "checked": [], "unchecked": [], "tries": [], "retries": 0, "conflicts": [],
+              "flagged": False, "check_ms": 0.0}
+    return {"answer_check": record, "check_verdict": OFF, "check_retry": 0}
+
+
+def _final(record: dict[str, Any], best: dict[str, Any], reply: AIMessage | None) -> dict[str, Any]:
+    """The turn's last word: the best try, with the flag line when it still conflicts."""
+    conflicts = best["conflicts"]
+    text = best["text"] + (f"\n\n{flag_line(conflicts)}" if conflicts else "")
+    done = {k: v for k, v in record.items() if k != "pending"}
+    done.update(retries=len(record["tries"]) - 1, conflicts=_public(conflicts), flagged=bool(conflicts))
+    update: dict[str, Any] = {"answer_check": done, "check_verdict": FLAGGED if conflicts else OK, "check_retry": 0}
+    messages: list[Any] = []
+    if reply is not None and reply.id != best["id"]:
+        messages.append(RemoveMessage(id=str(reply.id)))  # a failed retry's line, or a worse try
+    if reply is None or reply.id != best["id"] or text != reply.text:
+        messages.append(AIMessage(content=text, id=best["id"], name=best["name"]))
+    if messages:
+        update["messages"] = messages
+    return update
+
+
+def make_check() -> Callable[..., dict[str, Any]]:
+    """The ``check`` node: a verdict on the reply; ``retry`` routes the graph back to ``respond``."""
 
     def check(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
         ctx = context_of(runtime)
+        retry = int(state.get("check_retry") or 0)
+        record = dict(state.get("answer_check") or {}) if retry else {}
+        pending = record.get("pending")
         found = _reply(list(state.get("messages") or []))
-        if found is not None and COMMAND_KEY in (found[1].additional_kwargs or {}):
-            found = None  # the agent's own line about a model failure: nothing to check
-        if not ctx.check_answers or found is None:
-            return {"answer_check": {"enabled": ctx.check_answers, "checked": [], "unchecked": [], "tries": [],
-                                     "retries": 0, "conflicts": [], "flagged": False, "check_ms": 0.0}}
-        _, reply = found
-        spent = time.perf_counter()
-        checks, unchecked = gather_checks(state.get("recalled") or [])
-        conflicts = find_conflicts(checks, reply.text)
-        spent = time.perf_counter() - spent
-        tries = [{"conflicts": _public(conflicts)}]
-        best_text, best = reply.text, conflicts
-        reminders = [c["reminder"] for c in conflicts]
-        if conflicts and ctx.check_retries > 0:
-            model = chat_model or load_chat_model(ctx.chat_model, ctx.max_new_tokens)
-            for attempt in range(ctx.check_retries):
-                out = retry(model, retry_prompt(state, ctx, reminders), attempt)
-                if out is None:
-                    break  # the model failed: keep the best reply so far, with its flag
-                t0 = time.perf_counter()
-                again = find_conflicts(checks, out.text) if out.text.strip() else best
-                spent += time.perf_counter() - t0
-                tries.append({"conflicts": _public(again)})
-                if out.text.strip() and _rank(again) < _rank(best):
-                    best_text, best = out.text.strip(), again
-                if not best:
-                    break
-                reminders += [c["reminder"] for c in again]
-        text = best_text + (f"\n\n{flag_line(best)}" if best else "")
-        record = {
-            "enabled": True,
-            "checked": [c.label for c in checks],
-            "unchecked": unchecked,
-            "tries": tries,
-            "retries": len(tries) - 1,
-            "conflicts": _public(best),
-            "flagged": bool(best),
-            "check_ms": round(spent * 1000, 3),
-        }
-        update: dict[str, Any] = {"answer_check": record}
-        if text != reply.text:
-            update["messages"] = [AIMessage(content=text, id=reply.id, name=reply.name)]
-        return update
+        reply = found[1] if found is not None else None
+        failed = reply is not None and COMMAND_KEY in (reply.additional_kwargs or {})
+        if pending is None:
+            if not ctx.check_answers or reply is None or failed:
+                return _off(ctx.check_answers)  # nothing to check, or the agent's own line about a failure
+            spent = time.perf_counter()
+            checks, unchecked = gather_checks(state.get("recalled") or [])
+            conflicts = find_conflicts(checks, reply.text)
+            best = {"text": reply.text, "id": reply.id, "name": reply.name, "conflicts": conflicts}
+            record = {"enabled": True, "checked": [c.label for c in checks], "unchecked": unchecked,
+                      "tries": [{"conflicts": _public(conflicts)}]}
+            reminders = [c["reminder"] for c in conflicts]
+        else:
+            best, reminders = pending["best"], list(pending["reminders"])
+            if reply is None or failed:
+                return _final(record, best, reply)  # the model failed: keep the best reply so far
+            spent = time.perf_counter()
+            checks, _ = gather_checks(state.get("recalled") or [])
+            again = find_conflicts(checks, reply.text) if reply.text.strip() else best["conflicts"]
+            record["tries"] = [*record["tries"], {"conflicts": _public(again)}]
+            if reply.text.strip() and _rank(again) < _rank(best["conflicts"]):
+                best = {"text": reply.text.strip(), "id": reply.id, "name": reply.name, "conflicts": again}
+            reminders += [c["reminder"] for c in again]
+        record["check_ms"] = round(float(record.get("check_ms") or 0.0) + (time.perf_counter() - spent) * 1000, 3)
+        if not best["conflicts"] or retry >= ctx.check_retries:
+            return _final(record, best, reply)
+        record.update(pending={"best": best, "reminders": reminders}, retries=len(record["tries"]) - 1,
+                      conflicts=_public(best["conflicts"]), flagged=False)
+        # This try leaves the thread; respond answers again (the graph's check -> respond edge).
+        return {"answer_check": record, "check_verdict": RETRY, "check_retry": retry + 1,
+                "messages": [RemoveMessage(id=str(reply.id))]}
 
     return check

@@ -1,8 +1,8 @@
 """What a memory layer is: an object with a read policy and a write policy.
 
-The graph builder takes a list of layers. ``retrieve`` calls every layer's
-``recall``; ``consolidate`` calls every layer's ``on_turn`` after each turn and
-``on_session_end`` when the session ends. A layer touches long-term data only
+The graph builder takes a list of layers and makes two nodes of each, named by
+its ``name``: ``recall_<name>`` calls its ``recall``; ``consolidate_<name>`` calls
+its ``on_turn`` after each turn and ``on_session_end`` when the session ends. A layer touches long-term data only
 through ``env.store`` (LangGraph's ``BaseStore``) and only under ``env.scope``,
 so any store works. ``env.store`` is always a ``MemoryGate`` (nodes/write_gate.py)
 bound to ``env.scope``: a raw store given to ``LayerEnv`` is wrapped on
