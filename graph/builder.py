@@ -87,7 +87,12 @@ def _unique(layers: Sequence[MemoryLayer]) -> list[MemoryLayer]:
     return list(layers)
 
 
-def add_recall(g: StateGraph, layers: Sequence[MemoryLayer], after: str = "retrieve", into: str = "assemble") -> None:
+def add_recall(
+    g: StateGraph[State, Context, TurnInput, TurnOutput],
+    layers: Sequence[MemoryLayer],
+    after: str = "retrieve",
+    into: str = "assemble",
+) -> None:
     """``after`` fans out to one recall node per layer, which fan in to ``into``.
 
     ``after`` ends the run on ``error`` and skips the layers when it did not set
@@ -106,7 +111,11 @@ def add_recall(g: StateGraph, layers: Sequence[MemoryLayer], after: str = "retri
     g.add_conditional_edges(after, after_retrieve, [*names, into, END])
 
 
-def _add_consolidation(g: StateGraph, layers: Sequence[MemoryLayer], chat_model: BaseChatModel | None) -> None:
+def _add_consolidation(
+    g: StateGraph[State, Context, TurnInput, TurnOutput],
+    layers: Sequence[MemoryLayer],
+    chat_model: BaseChatModel | None,
+) -> None:
     """Wire consolidate ─► consolidate_<layer> (in parallel) ─► consolidate_done ─► END."""
     log = log_of(layers)
     names = [consolidate_node(layer) for layer in layers]
@@ -158,7 +167,7 @@ def compile_graph(
     *,
     chat_model: BaseChatModel | None = None,
     tool_factory: ToolFactory | None = memory_tools,
-) -> CompiledStateGraph[State, Context, State, State]:
+) -> CompiledStateGraph[State, Context, TurnInput, TurnOutput]:
     """The graph with persistence, for the CLI, notebooks and tests."""
     return build_graph(layers, chat_model=chat_model, tool_factory=tool_factory).compile(
         checkpointer=checkpointer, store=store
