@@ -71,8 +71,8 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
         closed = agent.end_session(thread)
         return f"(session ended and consolidated into long-term memory)\n{usage_line(closed.usage)}"
     if cmd == "/remember":
-        from nodes.layers.semantic import remember
-        from nodes.write_gate import MemoryOff
+        from memory.layers.semantic import remember
+        from memory.write_policy.gate import MemoryOff
 
         try:  # through the user's write gate, like every long-term write
             stored = remember(agent.env(), arg) if arg else []
@@ -84,12 +84,12 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
     if cmd == "/forget":
         return str(agent.forget(arg)) if arg else "(say what to forget: /forget TEXT)"
     if cmd == "/search":
-        from nodes.tools.memory_tools import make_memory_tools
+        from memory.tools.memory_tools import make_memory_tools
 
         search = next(t for t in make_memory_tools(agent.env()) if t.name == "search_memory")
         return str(search.invoke({"query": arg})) if arg else "(say what to search for: /search QUERY)"
     if cmd == "/memories":
-        from nodes.privacy.export import export_user, render_memories
+        from memory.privacy.export import export_user, render_memories
 
         return render_memories(export_user(agent.store, agent.env().scope, agent.data_dir))
     if cmd == "/prompt":
@@ -99,7 +99,7 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
                 + render_answer_check(state.get("answer_check") or {}) + "\n"
                 + usage_line(state.get("memory_usage")))
     if cmd == "/memory" and arg in ("on", "off"):
-        from nodes.privacy.consent import set_memory_enabled
+        from memory.privacy.consent import set_memory_enabled
 
         set_memory_enabled(agent.store, agent.env().scope, arg == "on")
         return f"(long-term memory {arg})"

@@ -132,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        from nodes.clock import NOW_ENV, parse_now
+        from memory.clock import NOW_ENV, parse_now
 
         when = args.now if args.now is not None else os.environ.get(NOW_ENV, "").strip() or None
         if when is not None:

@@ -92,7 +92,7 @@ def recall(args: argparse.Namespace) -> int:
 @command("memories")
 def memories(args: argparse.Namespace) -> int:
     """``memories``: show what is remembered about the user (text or JSON)."""
-    from nodes.privacy.export import export_user, render_memories
+    from memory.privacy.export import export_user, render_memories
 
     with _agent(args) as agent:
         data = export_user(agent.store, agent.env().scope, agent.data_dir)
@@ -119,7 +119,7 @@ def delete_user(args: argparse.Namespace) -> int:
 
 
 def _switch(args: argparse.Namespace, on: bool) -> int:
-    from nodes.privacy.consent import set_memory_enabled
+    from memory.privacy.consent import set_memory_enabled
 
     with _agent(args) as agent:
         set_memory_enabled(agent.store, agent.env().scope, on)
@@ -142,11 +142,11 @@ def memory_off(args: argparse.Namespace) -> int:
 @command("expire")
 def expire(args: argparse.Namespace) -> int:
     """``expire``: remove stored items whose TTL or ``expires_at`` has passed, and what every
-    user said before their retention limit (nodes/privacy/retention.py).
+    user said before their retention limit (memory/privacy/retention.py).
     """
+    from memory.privacy.retention_sweep import sweep_retention
+    from memory.upkeep.expire import expire_everyone
     from models.loader import load_embeddings
-    from nodes.privacy.retention_sweep import sweep_retention
-    from nodes.upkeep.expire import expire_everyone
     from stores.data_dir import prepare_data_dir
     from stores.open import open_store
 
@@ -181,7 +181,7 @@ def _expired_message(removed: int, root: Path) -> str:
 @command("upkeep")
 def upkeep(args: argparse.Namespace) -> int:
     """``upkeep``: one upkeep pass for the user; each step's counts on stderr as it ends, the report on stdout."""
-    from nodes.upkeep.run import run_upkeep
+    from memory.upkeep.run import run_upkeep
 
     opened = _agent(args) if args.dry_run else _named_user_agent(args, "upkeep deletes and merges memories")
     with opened as agent:
@@ -195,7 +195,7 @@ def upkeep(args: argparse.Namespace) -> int:
 @command("retention")
 def retention(args: argparse.Namespace) -> int:
     """``retention``: show the user's retention limit, or set a shorter one (``--days N``, ``--clear``) and apply it."""
-    from nodes.privacy.retention_sweep import set_retention
+    from memory.privacy.retention_sweep import set_retention
 
     if args.days is None and not args.clear:
         with _agent(args) as agent:

@@ -43,7 +43,7 @@ def _session_1(agent: MemoryAgent) -> None:
             result = agent.resume(thread, True)
         print(f"agent> {result.reply}")
     agent.end_session(thread)
-    from nodes.privacy.export import export_user
+    from memory.privacy.export import export_user
 
     data = export_user(agent.store, agent.env().scope, agent.data_dir)
     _banner("Stored in long-term memory after session 1")

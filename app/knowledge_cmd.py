@@ -1,6 +1,6 @@
 """``memory-agent knowledge add|list|remove|search|share-tasks|unshare-tasks``: the operator's shared data.
 
-They run on the raw store (the operator's path, nodes/knowledge/base.py), which no
+They run on the raw store (the operator's path, memory/knowledge/base.py), which no
 chat command, agent tool, MCP tool or server client reaches. ``add`` prints one
 line per refused file on stderr and exits 1 when any was refused; the files it
 could read are stored, each whole or not at all.
@@ -62,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
 def _add(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from nodes.knowledge.base import add_file
-    from nodes.knowledge.sources import Refused, Skipped, Unreadable, candidates
+    from memory.knowledge.base import add_file
+    from memory.knowledge.sources import Refused, Skipped, Unreadable, candidates
 
     found = list(candidates(args.paths))
     counts: Counter[str] = Counter()
@@ -87,7 +87,7 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from nodes.knowledge.base import documents
+    from memory.knowledge.base import documents
 
     with _store(args) as store:
         docs = documents(store)
@@ -99,7 +99,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _remove(args: argparse.Namespace) -> int:
-    from nodes.knowledge.base import remove_document
+    from memory.knowledge.base import remove_document
 
     with _store(args) as store:
         gone = remove_document(store, args.doc)
@@ -108,7 +108,7 @@ def _remove(args: argparse.Namespace) -> int:
 
 
 def _search(args: argparse.Namespace) -> int:
-    from nodes.knowledge.base import citation, search_chunks
+    from memory.knowledge.base import citation, search_chunks
 
     if args.k <= 0:
         raise ValueError("--k must be a positive number")
@@ -127,7 +127,7 @@ def _search(args: argparse.Namespace) -> int:
 
 
 def _pool(args: argparse.Namespace) -> int:
-    from nodes.tasks.pool import share_episodes, unshare_episodes
+    from memory.tasks.pool import share_episodes, unshare_episodes
     from stores.namespaces import UserScope
 
     scope = UserScope(args.user)

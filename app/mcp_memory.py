@@ -23,19 +23,19 @@ from langchain_core.messages.utils import count_tokens_approximately
 from mcp.server.mcpserver.exceptions import ToolError
 
 from app.runtime import MemoryAgent
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.semantic import recall_profile, remember
+from memory.privacy.consent import is_memory_enabled, set_memory_enabled
+from memory.privacy.export import export_user, iter_items
+from memory.tools.memory_files import MemoryFiles
+from memory.write_policy.gate import MemoryOff, WriteRefused
 from nodes.assemble import memory_prompt
 from nodes.commands import forget_preview, pick_forget_target
 from nodes.consolidate import is_long_term
 from nodes.input_check import InvalidInput, check_user_text
-from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.layers.semantic import recall_profile, remember
 from nodes.ownership import register_thread
-from nodes.privacy.consent import is_memory_enabled, set_memory_enabled
-from nodes.privacy.export import export_user, iter_items
 from nodes.recall import recall_ranked
 from nodes.retrieve import recall_all
-from nodes.tools.memory_files import MemoryFiles
-from nodes.write_gate import MemoryOff, WriteRefused
 from stores.redaction.secrets import contains_secret, redact
 
 MAX_ANSWER_TOKENS = 2000  # the most any tool answer may cost the client's context
@@ -135,7 +135,7 @@ class McpMemory:
         return {"ended": True, "conversation": conversation}
 
     def set_memory(self, user: str, on: bool) -> dict[str, Any]:
-        """The user's memory switch (nodes/privacy/consent.py); nothing is deleted."""
+        """The user's memory switch (memory/privacy/consent.py); nothing is deleted."""
         with self.lock:
             env = self._for(user).env()
             set_memory_enabled(env.store, env.scope, on)
@@ -245,7 +245,7 @@ class McpMemory:
     # ---- memory files ---------------------------------------------------
     def files(self, user: str, command: str, **args: Any) -> str:
         """One memory-file command in the user's folder, with the chat tool's path safety and gate."""
-        from nodes.tools.memory_paths import MemoryFileError
+        from memory.tools.memory_paths import MemoryFileError
 
         with self.lock:
             agent = self._for(user)

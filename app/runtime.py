@@ -20,15 +20,15 @@ from langgraph.types import Command
 from app.consolidation_worker import ConsolidationWorker
 from graph.builder import compile_graph
 from graph.context import Context
+from memory import clock
+from memory.layers import default_layers
+from memory.layers.base import LayerEnv, MemoryLayer
+from memory.tools.bundle import memory_tools
+from memory.write_policy.gate import MemoryGate
 from models.loader import load_embeddings, validate_chat_spec, validate_embedding_spec
-from nodes import clock
 from nodes.background import consolidate_pending, settle
 from nodes.input_check import InvalidInput, check_user_text
-from nodes.layers import default_layers
-from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.respond import ToolFactory
-from nodes.tools.bundle import memory_tools
-from nodes.write_gate import MemoryGate
 from stores.checkpointer import open_checkpointer
 from stores.data_dir import prepare_data_dir
 from stores.namespaces import UserScope
@@ -80,9 +80,9 @@ class MemoryAgent:
         self.worker = ConsolidationWorker(self._consolidate_now, delay) if delay > 0 else None
 
     def _retain(self) -> None:
-        """The start-up sweep for this user's retention limit (nodes/privacy/retention.py); off costs one read."""
-        from nodes.privacy.forget import UserData
-        from nodes.privacy.retention import enforce_retention
+        """The start-up sweep for this user's retention limit (memory/privacy/retention.py); off costs one read."""
+        from memory.privacy.forget import UserData
+        from memory.privacy.retention import enforce_retention
 
         scope = UserScope(self.context.user_id)
         gate = MemoryGate(self.store, scope).forgetting()
@@ -199,8 +199,8 @@ class MemoryAgent:
         )
 
     def forget(self, text: str) -> Any:
-        """Delete every memory of this user matching ``text``, everywhere (see nodes/privacy/forget.py)."""
-        from nodes.privacy.forget import forget
+        """Delete every memory of this user matching ``text``, everywhere (see memory/privacy/forget.py)."""
+        from memory.privacy.forget import forget
 
         env = self.env()
         # Forgetting re-indexes what survives, which must work with memory off.
@@ -208,7 +208,7 @@ class MemoryAgent:
 
     def delete_user(self, user_id: str) -> Any:
         """Remove every trace of ``user_id``; other users are untouched."""
-        from nodes.privacy.forget import UserData, delete_user
+        from memory.privacy.forget import UserData, delete_user
 
         self.flush()
         return delete_user(UserData(self.store, UserScope(user_id), self.data_dir), checkpointer=self.checkpointer)

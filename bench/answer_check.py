@@ -24,9 +24,9 @@ from typing import Any
 from app.runtime import MemoryAgent
 from bench import answer_check_lexicon
 from graph.context import Context
+from memory.layers.semantic import remember
 from nodes.check.memories import gather_checks
 from nodes.check.node import FLAG_PREFIX, find_conflicts
-from nodes.layers.semantic import remember
 
 PROFILES: dict[str, str] = {
     "vegetarian": "I'm vegetarian.",

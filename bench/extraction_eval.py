@@ -34,10 +34,10 @@ from pathlib import Path
 from bench import DATASETS
 from bench.learned_gate.gate import load_gate
 from bench.scores import Counts
-from nodes.extract.base import CandidateFact, FactExtractor
-from nodes.extract.grounding import ground
-from nodes.extract.pattern_extractor import PatternFactExtractor
-from nodes.layers.base import LoggedMessage
+from memory.layers.base import LoggedMessage
+from memory.write_policy.base import CandidateFact, FactExtractor
+from memory.write_policy.grounding import ground
+from memory.write_policy.pattern_extractor import PatternFactExtractor
 
 DATA = DATASETS / "write_policy.jsonl"
 _TIME = datetime(2025, 1, 1, tzinfo=UTC)
@@ -156,8 +156,8 @@ def _extractors(chat_model: str | None) -> list[tuple[str, FactExtractor]]:
         found.append(("rules+gate", PatternFactExtractor(gate=gate)))
     if chat_model:
         try:
+            from memory.write_policy.llm import LLMFactExtractor
             from models.loader import load_chat_model
-            from nodes.extract.llm import LLMFactExtractor
 
             found.append((f"llm:{chat_model}", LLMFactExtractor(load_chat_model(chat_model))))
         except Exception as exc:  # the model may be missing on this machine: report, don't crash

@@ -38,8 +38,8 @@ from langchain_core.messages import HumanMessage
 from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
 
+from memory.knowledge.base import add_file, search_chunks
 from models.loader import load_embeddings
-from nodes.knowledge.base import add_file, search_chunks
 from stores.namespaces import KNOWLEDGE_CHUNKS
 from stores.open import open_store
 
@@ -145,8 +145,8 @@ def mixed(embedding_model: str, memories: int, kb_chunks: int) -> str:
     from bench.locomo_recall import DEFAULT_DATA, load_conversation
     from bench.turn_overhead import hot_path
     from graph.context import Context
+    from memory.layers import default_layers
     from nodes.importer import import_messages
-    from nodes.layers import default_layers
 
     convs = [load_conversation(d) for d in sorted(DEFAULT_DATA.iterdir()) if (d / "conversation.jsonl").exists()]
     base = [m for msgs, _ in convs for m in msgs]

@@ -45,11 +45,11 @@ from bench.recall_metrics import (
     recall_at,  # noqa: F401  (the notebook and postgres_bench read it here)
 )
 from graph.context import Context
+from memory.clock import parse_time
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.message_log import MessageLogLayer
 from models.loader import load_embeddings
-from nodes.clock import parse_time
 from nodes.importer import import_messages, parse_import
-from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.layers.message_log import MessageLogLayer
 from stores.faiss_sqlite import FaissSqliteStore
 from stores.namespaces import UserScope
 

@@ -34,11 +34,11 @@ from psycopg.conninfo import make_conninfo
 from app.runtime import MemoryAgent
 from bench.locomo_recall import DEFAULT_DATA, load_conversation, recall_at
 from graph.context import Context
+from memory.clock import parse_time
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.message_log import MessageLogLayer
 from models.loader import load_embeddings
-from nodes.clock import parse_time
 from nodes.importer import import_messages
-from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.layers.message_log import MessageLogLayer
 from stores.namespaces import UserScope
 from stores.open import open_store
 

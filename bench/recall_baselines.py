@@ -13,8 +13,8 @@ from collections.abc import Callable
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from memory.layers.base import LoggedMessage
 from models.loader import CachedEmbeddings
-from nodes.layers.base import LoggedMessage
 
 _TERM = re.compile(r"\w+")
 

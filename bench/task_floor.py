@@ -17,8 +17,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from memory.text import cosine_similarities
 from models.loader import load_embeddings
-from nodes.text import cosine_similarities
 
 DATA = Path(__file__).parent / "datasets" / "task_pairs.tsv"
 FLOORS = [round(0.40 + 0.05 * i, 2) for i in range(11)]

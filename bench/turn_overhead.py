@@ -32,9 +32,9 @@ from bench.locomo_recall import DEFAULT_DATA, load_conversation
 from graph.builder import add_recall
 from graph.context import Context
 from graph.state import State
+from memory.layers import default_layers
 from nodes.assemble import make_assemble
 from nodes.importer import import_messages
-from nodes.layers import default_layers
 from nodes.retrieve import make_retrieve
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE
 

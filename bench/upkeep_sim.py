@@ -45,12 +45,12 @@ from langchain_core.messages.utils import count_tokens_approximately
 from app.runtime import MemoryAgent
 from bench.upkeep_world import DAYS, START, Question, questions, sessions
 from graph.context import Context
+from memory.clock import NOW_ENV
+from memory.layers.semantic_review import second_person
+from memory.upkeep.items import all_items
+from memory.upkeep.run import run_upkeep
 from models.scripted_chat import ScriptedChatModel, remembered_lines
-from nodes.clock import NOW_ENV
 from nodes.importer import import_messages
-from nodes.layers.semantic_review import second_person
-from nodes.upkeep.items import all_items
-from nodes.upkeep.run import run_upkeep
 from stores.namespaces import EPISODES, FACTS, PROFILE
 
 RESULTS = Path(__file__).resolve().parent / "results" / "upkeep_sim.md"

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from nodes.layers.base import LoggedMessage
+from memory.layers.base import LoggedMessage
 
 START = datetime(2025, 1, 6, 18, 0, tzinfo=UTC)
 DAYS = 182

@@ -14,7 +14,7 @@ where it says so):
   cannot see, resume, copy, run on or delete another's thread; an update may
   not change ``metadata.owner`` (no handing a thread over);
 - a run, cron or assistant whose context names another ``user_id`` is refused
-  (the graph refuses it again, ``nodes/env.py``, for contexts merged later);
+  (the graph refuses it again, ``memory/env.py``, for contexts merged later);
 - assistants: owned by their creator and seen (read, searched, run) by no one
   else; the system assistants of langgraph.json's graphs (``created_by:
   system``, a mark no client may set) are everyone's;
@@ -46,7 +46,7 @@ from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, use
 from graph.context import Context
 from graph.identity import AUTHENTICATED
 from graph.limits import InputTooLarge, check_run_input
-from nodes.write_gate import MemoryGate, MemoryOff, OutsideScope, TooLarge, WriteRefused
+from memory.write_policy.gate import MemoryGate, MemoryOff, OutsideScope, TooLarge, WriteRefused
 from stores.namespaces import ROOT, InvalidUserId, UserScope, is_knowledge, user_of_label
 from stores.redaction.scrub import redact_deep
 

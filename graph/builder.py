@@ -38,6 +38,11 @@ from langgraph.types import Checkpointer
 
 from graph.context import Context
 from graph.state import State, TurnInput, TurnOutput
+from memory.env import make_env
+from memory.layers import default_layers
+from memory.layers.base import MemoryLayer
+from memory.tools.bundle import memory_tools
+from memory.tools.tool_node import ToolFactory, make_tool_node
 from nodes.assemble import make_assemble
 from nodes.background import settle
 from nodes.check.node import make_check
@@ -45,13 +50,8 @@ from nodes.check.retry import RETRY
 from nodes.commands import make_commands
 from nodes.consolidate import NONE, log_of, make_consolidate, make_consolidate_done
 from nodes.consolidate_layer import make_consolidate_layer
-from nodes.env import make_env
-from nodes.layers import default_layers
-from nodes.layers.base import MemoryLayer
 from nodes.respond import make_respond
 from nodes.retrieve import make_recall, make_retrieve
-from nodes.tools.bundle import memory_tools
-from nodes.tools.tool_node import ToolFactory, make_tool_node
 
 NODES = ("commands", "retrieve", "assemble", "respond", "check", "consolidate", "consolidate_done")
 

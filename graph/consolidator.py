@@ -4,7 +4,7 @@ A second, small graph beside the chat graph, so upkeep can be enqueued as a
 background run or put on a LangGraph cron job (``client.crons.create(
 "consolidator", schedule="0 3 * * *")``) without a chat turn. The user comes from
 the run's context and, under server auth, from the authenticated caller, exactly
-as in the chat graph (``nodes/env.py``). Input: ``{"dry_run": bool, "now": ISO}``
+as in the chat graph (``memory/env.py``). Input: ``{"dry_run": bool, "now": ISO}``
 (both optional; ``now`` simulates the clock as ``--now`` does); output: the
 pass's report.
 """
@@ -17,9 +17,9 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from graph.context import Context, RunContext
-from nodes.clock import parse_now
-from nodes.env import make_env
-from nodes.upkeep.run import run_upkeep
+from memory.clock import parse_now
+from memory.env import make_env
+from memory.upkeep.run import run_upkeep
 
 
 class UpkeepState(TypedDict, total=False):

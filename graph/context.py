@@ -90,7 +90,7 @@ class Context:
         metadata=_meta("Cosine a past task must reach to be shown as an example: MiniLM's lowest floor "
                        "with no wrong example on bench/task_floor.py's labelled pairs."),
     )
-    # server setting: the operator decides whether users see the published pool (nodes/tasks/pool.py).
+    # server setting: the operator decides whether users see the published pool (memory/tasks/pool.py).
     task_pool: bool = field(
         default=False,
         metadata=_meta("Also recall task examples from the shared pool the operator published."),

@@ -2,10 +2,10 @@
 
 Reviewing a prompt change means reading this file. Placeholders are named
 (``{slots}``) and filled where the prompt is used. Recalled memories never go
-into these templates: they are rendered as quoted data by ``nodes/prompt.py``.
+into these templates: they are rendered as quoted data by ``memory/prompt.py``.
 """
 
-# -- the system prompt (stable prefix, see nodes/prompt.py) ---------------------------
+# -- the system prompt (stable prefix, see memory/prompt.py) ---------------------------
 
 DEFAULT_PERSONA = (
     "You are a helpful assistant with long-term memory. Use what you remember about "
@@ -60,7 +60,7 @@ MEMORY_FILE_TOOL = (
     "create, str_replace, insert, delete, rename. Every path must start with /memories."
 )
 
-# -- upkeep: reflection (nodes/upkeep/reflect.py) ------------------------------------------
+# -- upkeep: reflection (memory/upkeep/reflect.py) ------------------------------------------
 
 REFLECT_PROMPT = (
     "Below are recent memories about one user, numbered. Derive at most {limit} higher-level "

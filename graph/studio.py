@@ -19,7 +19,7 @@ nor switch off ``redact_input`` (the graph's context schema here is
 serializer is set here). Expired memories are swept when the store opens and every
 ``SWEEP_MINUTES`` after (LangGraph's own sweeper skips custom stores); so is what
 users said before their retention limit (``MEMORY_RETENTION_DAYS``, or a user's own
-shorter one: nodes/privacy/retention_sweep.py).
+shorter one: memory/privacy/retention_sweep.py).
 
 With ``MEMORY_BACKEND=postgres`` and ``POSTGRES_URI`` in the server's environment both
 factories open the Postgres store and checkpointer instead (``open_store`` and
@@ -43,7 +43,7 @@ from langgraph.store.base import BaseStore
 
 from graph.builder import build_graph
 from graph.context import Context, RunContext
-from nodes.privacy.retention_sweep import sweep_retention
+from memory.privacy.retention_sweep import sweep_retention
 from stores.checkpointer import async_checkpointer
 from stores.data_dir import prepare_data_dir
 from stores.open import open_store

@@ -1,4 +1,4 @@
-"""assemble: the fan-in of the recall nodes; turns what they recalled into the system prompt (nodes/prompt.py)."""
+"""assemble: the fan-in of the recall nodes; turns what they recalled into the system prompt (memory/prompt.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from graph.context import Context
-from nodes import clock
-from nodes.env import context_of
-from nodes.knowledge.prompt import knowledge_block
-from nodes.prompt import render_system_prompt
-from nodes.tasks.prompt import task_block
+from memory import clock
+from memory.env import context_of
+from memory.knowledge.prompt import knowledge_block
+from memory.prompt import render_system_prompt
+from memory.tasks.prompt import task_block
 
 
 def memory_prompt(
@@ -23,7 +23,7 @@ def memory_prompt(
     the request must fit a small context window). The MCP prompt ``memory_block`` returns the same text.
 
     Memories and knowledge have separate budgets, so a long document never crowds out the profile;
-    past tasks recalled as examples (nodes/tasks/prompt.py) follow the knowledge, at most ``task_k``.
+    past tasks recalled as examples (memory/tasks/prompt.py) follow the knowledge, at most ``task_k``.
     """
     apart = [knowledge_block(recalled, ctx.knowledge_budget_tokens), task_block(recalled)]
     return render_system_prompt(

@@ -32,7 +32,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from nodes.clock import parse_time
+from memory.clock import parse_time
+from memory.layers.base import LayerEnv, LoggedMessage, MemoryLayer
+from memory.layers.message_log import MessageLogLayer
+from memory.privacy.consent import is_memory_enabled
 from nodes.consolidation_queue import (
     BUSY,
     MARK_PREFIX,
@@ -47,9 +50,6 @@ from nodes.consolidation_queue import (
     release,
     turn_entry,
 )
-from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
-from nodes.layers.message_log import MessageLogLayer
-from nodes.privacy.consent import is_memory_enabled
 from nodes.usage import Use, record_usage
 from stores.namespaces import SETTINGS
 

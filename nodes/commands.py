@@ -11,7 +11,7 @@ A forget request shows what it would delete and asks first, through LangGraph's
 ``interrupt`` (resume with ``Command(resume=True/False)`` or ``{"approve": ...}``);
 nothing is deleted on a guess. Once confirmed, the request leaves no trace:
 
-- the store, memory files and the user's other threads: ``nodes/privacy/forget.py``;
+- the store, memory files and the user's other threads: ``memory/privacy/forget.py``;
 - this thread's checkpoints (the request, and the confirmation that quotes what
   it deletes, are in them): deleted here with ``delete_thread`` before forget
   scrubs the file, so the run's next checkpoint starts a fresh history;
@@ -41,15 +41,15 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
 from graph.context import Context
+from memory.env import make_env
+from memory.layers.base import LayerEnv, MemoryLayer
+from memory.privacy.consent import set_memory_enabled
+from memory.privacy.export import export_user, render_memories
+from memory.privacy.forget import UserData, forget, would_forget
+from memory.privacy.retention_sweep import change_retention
 from nodes.background import settle
-from nodes.env import make_env
 from nodes.intents import Intent, needles, parse_intent
-from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.ownership import foreign_thread, had_checkpoint, register_thread
-from nodes.privacy.consent import set_memory_enabled
-from nodes.privacy.export import export_user, render_memories
-from nodes.privacy.forget import UserData, forget, would_forget
-from nodes.privacy.retention_sweep import change_retention
 from stores.redaction.scrub import strings_in
 
 COMMAND_KEY = "memory_command"
@@ -190,7 +190,7 @@ def _handle(env: LayerEnv, state: dict[str, Any], intent: Intent, request: Human
 
 
 def _retention(env: LayerEnv, days: int) -> str:
-    """Set the user's shorter retention limit and apply it now (nodes/privacy/retention_sweep.py)."""
+    """Set the user's shorter retention limit and apply it now (memory/privacy/retention_sweep.py)."""
     data_dir = env.context.data_dir
     where = UserData(env.gate.forgetting(), env.scope, Path(data_dir) if data_dir else None, _checkpointer())
     try:

@@ -52,16 +52,16 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from graph.context import Context
+from memory.clock import parse_time
+from memory.env import context_of, make_env
+from memory.layers.base import LayerEnv, LoggedMessage, MemoryLayer
+from memory.layers.message_log import MessageLogLayer
+from memory.privacy.consent import is_memory_enabled
+from memory.prompt import shown_memories
 from nodes.background import consolidate_pending, mark_deferred
-from nodes.clock import parse_time
 from nodes.commands import COMMAND_KEY
 from nodes.consolidation_queue import has_backlog, read_mark
-from nodes.env import context_of, make_env
-from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
-from nodes.layers.message_log import MessageLogLayer
 from nodes.ownership import register_thread
-from nodes.privacy.consent import is_memory_enabled
-from nodes.prompt import shown_memories
 from nodes.usage import Use, countable, record_usage, tally, used_memories, uses_of
 from stores.redaction.secrets import redact
 

@@ -19,13 +19,13 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
 from graph.context import Context
+from memory.env import context_of, make_env
+from memory.layers.base import MemoryLayer, approve_all
+from memory.layers.message_log import MessageLogLayer
+from memory.layers.scoring import parse_time
 from models.loader import load_chat_model
 from nodes.background import is_background
 from nodes.consolidate import SESSION, ask_user, is_long_term, session_of, thread_of_run, turn_of
-from nodes.env import context_of, make_env
-from nodes.layers.base import MemoryLayer, approve_all
-from nodes.layers.message_log import MessageLogLayer
-from nodes.layers.scoring import parse_time
 
 
 def make_consolidate_layer(

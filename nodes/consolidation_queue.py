@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from nodes.layers.base import LayerEnv, LoggedMessage
+from memory.layers.base import LayerEnv, LoggedMessage
 from nodes.usage import Use
 from stores.namespaces import SETTINGS
 

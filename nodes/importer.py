@@ -29,9 +29,9 @@ from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result
 from pydantic import BaseModel, ConfigDict
 from tqdm import tqdm
 
+from memory.jsonl import IsoTime, JsonlLineError, NonBlankStr, line_byte_cap, parse_lines, read_lines
+from memory.layers.base import LayerEnv, LoggedMessage, MemoryLayer
 from nodes.input_check import InvalidInput, check_text
-from nodes.jsonl import IsoTime, JsonlLineError, NonBlankStr, line_byte_cap, parse_lines, read_lines
-from nodes.layers.base import LayerEnv, LoggedMessage, MemoryLayer
 
 
 class ImportLineError(JsonlLineError):

@@ -21,7 +21,7 @@ from typing import Any
 
 from langgraph.config import get_config
 
-from nodes.layers.base import LayerEnv
+from memory.layers.base import LayerEnv
 from stores.namespaces import THREADS
 
 FIRST_STEP = 1  # the step of a thread's first node when no checkpoint came before the run

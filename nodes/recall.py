@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from nodes.jsonl import JsonlLineError, NonBlankStr, OptionalIsoTime, line_byte_cap, parse_lines, read_lines
-from nodes.layers.base import LayerEnv, MemoryLayer, Recalled
+from memory.jsonl import JsonlLineError, NonBlankStr, OptionalIsoTime, line_byte_cap, parse_lines, read_lines
+from memory.layers.base import LayerEnv, MemoryLayer, Recalled
 
 OUTPUT_KINDS = ("message", "fact", "episode", "rule")
 

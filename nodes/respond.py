@@ -26,13 +26,13 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
 from graph.context import Context
+from memory.env import context_of
+from memory.tools.tool_node import ToolFactory, with_malformed_calls_kept
 from models.endpoint import first_line
 from models.loader import chat_tools_enabled, load_chat_model
 from nodes.check.retry import is_retry, restated, sampling_kwargs
-from nodes.env import context_of
 from nodes.model_call import Fit, call_model, failure_reply
 from nodes.request_fit import fit_request
-from nodes.tools.tool_node import ToolFactory, with_malformed_calls_kept
 from nodes.window import working_window
 
 MAX_TOOL_ROUNDS = 4

@@ -25,11 +25,11 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from graph.context import Context
-from nodes.env import context_of, make_env
+from memory.env import context_of, make_env
+from memory.layers.base import LayerEnv, MemoryLayer
+from memory.privacy.consent import is_memory_enabled
 from nodes.input_check import InvalidInput, check_user_text
-from nodes.layers.base import LayerEnv, MemoryLayer
 from nodes.ownership import register_thread
-from nodes.privacy.consent import is_memory_enabled
 from stores.redaction.scrub import redact_message, redacted_kinds, removed_notice
 
 

@@ -21,11 +21,11 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from nodes.clock import parse_time
-from nodes.layers.base import LayerEnv
-from nodes.layers.message_log import INDEXED_FIELD
-from nodes.layers.message_query import terms
-from nodes.layers.message_text import message_body
+from memory.clock import parse_time
+from memory.layers.base import LayerEnv
+from memory.layers.message_log import INDEXED_FIELD
+from memory.layers.message_query import terms
+from memory.layers.message_text import message_body
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE
 
 USAGE_KINDS = ("profile", "fact", "episode", "message")

@@ -25,17 +25,17 @@ RULES = "rules"
 MESSAGES = "messages"
 THREADS = "threads"
 SETTINGS = "settings"
-TASKS = "tasks"  # task episodes: how a task went (nodes/layers/task_episodes.py)
+TASKS = "tasks"  # task episodes: how a task went (memory/layers/task_episodes.py)
 
 ALL_KINDS = (FACTS, PROFILE, PROFILE_HISTORY, EPISODES, RULES, MESSAGES, THREADS, SETTINGS, TASKS)
 
-# Knowledge: documents the operator shared with every user (nodes/knowledge/). Its root is
+# Knowledge: documents the operator shared with every user (memory/knowledge/). Its root is
 # outside ``ROOT``, so no user's scope, export, forget or delete-user can reach it; every
 # user reads it, and only the operator's ``memory-agent knowledge`` command writes it.
 KNOWLEDGE_ROOT = "knowledge"
 KNOWLEDGE_CHUNKS = (KNOWLEDGE_ROOT, "chunks")  # indexed passages, one item per chunk
 KNOWLEDGE_DOCS = (KNOWLEDGE_ROOT, "docs")  # one unindexed record per document: its hash and chunk keys
-# The shared pool of task episodes the operator published (nodes/tasks/pool.py): read by every
+# The shared pool of task episodes the operator published (memory/tasks/pool.py): read by every
 # user when ``task_pool`` is on, written like the documents, by the operator only.
 TASK_POOL = (KNOWLEDGE_ROOT, "tasks")
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from nodes.extract.base import CandidateFact, FactExtractor
-from nodes.extract.grounding import ground
-from nodes.extract.pattern_extractor import PatternFactExtractor
-from nodes.layers.base import LoggedMessage
+from memory.layers.base import LoggedMessage
+from memory.write_policy.base import CandidateFact, FactExtractor
+from memory.write_policy.grounding import ground
+from memory.write_policy.pattern_extractor import PatternFactExtractor
 
 SAID_AT = datetime(2025, 1, 1, tzinfo=UTC)
 _RULES = PatternFactExtractor()

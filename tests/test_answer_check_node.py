@@ -9,8 +9,8 @@ from langchain_core.messages import BaseMessage
 
 from app.chat_repl import handle_command
 from app.runtime import MemoryAgent
+from memory.layers.semantic import remember
 from models.scripted_chat import ScriptedChatModel
-from nodes.layers.semantic import remember
 from stores.namespaces import MESSAGES, UserScope
 
 MEATY = "Try a chicken stir-fry with rice."

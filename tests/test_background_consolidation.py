@@ -14,8 +14,8 @@ from typing import Any
 
 from app.runtime import MemoryAgent
 from graph.context import Context
-from nodes.layers import default_layers
-from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage
+from memory.layers import default_layers
+from memory.layers.base import LayerBase, LayerEnv, LoggedMessage
 from stores.namespaces import FACTS, PROFILE
 
 ROOT = Path(__file__).resolve().parents[1]

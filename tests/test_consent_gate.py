@@ -26,13 +26,13 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from app.chat_repl import handle_command
 from app.runtime import MemoryAgent
 from graph.context import Context
+from memory.layers import default_layers
+from memory.layers.base import LoggedMessage
+from memory.privacy.consent import set_memory_enabled
+from memory.tools.memory_file_tool import memory_file_tool
+from memory.tools.memory_tools import make_memory_tools
+from memory.write_policy.gate import MemoryOff
 from nodes.importer import import_messages
-from nodes.layers import default_layers
-from nodes.layers.base import LoggedMessage
-from nodes.privacy.consent import set_memory_enabled
-from nodes.tools.memory_file_tool import memory_file_tool
-from nodes.tools.memory_tools import make_memory_tools
-from nodes.write_gate import MemoryOff
 from stores.namespaces import SETTINGS, THREADS, UserScope
 from tests.conftest import BackendUnderTest, empty_database, use_backend
 

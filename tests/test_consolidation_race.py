@@ -21,8 +21,8 @@ from app.chat_repl import handle_command
 from app.consolidation_worker import ConsolidationWorker
 from app.runtime import MemoryAgent
 from graph.context import Context
-from nodes.layers import default_layers
-from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage
+from memory.layers import default_layers
+from memory.layers.base import LayerBase, LayerEnv, LoggedMessage
 from stores.namespaces import FACTS, PROFILE
 from tests.test_respond_tools import call, capable, fake
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from app.runtime import MemoryAgent
 from graph.context import Context
-from nodes.layers import default_layers
-from nodes.layers.base import LayerBase, LayerEnv, MemoryLayer, Recalled
+from memory.layers import default_layers
+from memory.layers.base import LayerBase, LayerEnv, MemoryLayer, Recalled
 from stores.namespaces import EPISODES, UserScope
 
 MEETING = "Design review with Priya on Friday at 10:00."

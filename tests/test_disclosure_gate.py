@@ -15,9 +15,9 @@ import pytest
 
 from bench.learned_gate.gate import MODEL_PATH, DisclosureGate, Thresholds, additions, decide, load_gate
 from bench.learned_gate.train import main as train
-from nodes.extract.base import CandidateFact
-from nodes.extract.parse import parse
-from nodes.extract.pattern_extractor import PatternFactExtractor
+from memory.write_policy.base import CandidateFact
+from memory.write_policy.parse import parse
+from memory.write_policy.pattern_extractor import PatternFactExtractor
 from tests.extract_helpers import grounded_facts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,8 +71,8 @@ def test_the_shipped_model_is_one_small_json_file_with_sane_thresholds() -> None
 
 
 def test_the_runtime_path_does_not_import_sklearn() -> None:
-    code = ("import sys; from datetime import datetime, UTC; from nodes.layers.base import LoggedMessage; "
-            "from nodes.extract.pattern_extractor import PatternFactExtractor as P; "
+    code = ("import sys; from datetime import datetime, UTC; from memory.layers.base import LoggedMessage; "
+            "from memory.write_policy.pattern_extractor import PatternFactExtractor as P; "
             "from bench.learned_gate.gate import load_gate; e = P(gate=load_gate()); assert e.gate is not None; "
             "e.extract([LoggedMessage(id='a', thread='t', time=datetime.now(UTC), role='user', text='I knit.')]); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'sklearn'))")
@@ -82,8 +82,8 @@ def test_the_runtime_path_does_not_import_sklearn() -> None:
 
 def test_the_default_runtime_never_imports_the_off_by_default_gate() -> None:
     code = ("import sys; from datetime import datetime, UTC; import graph.builder; "
-            "from nodes.layers.base import LoggedMessage; from nodes.layers.semantic import SemanticLayer; "
-            "from nodes.extract.pattern_extractor import PatternFactExtractor as P; "
+            "from memory.layers.base import LoggedMessage; from memory.layers.semantic import SemanticLayer; "
+            "from memory.write_policy.pattern_extractor import PatternFactExtractor as P; "
             "e = P(); assert e.gate is None; SemanticLayer(); "
             "e.extract([LoggedMessage(id='a', thread='t', time=datetime.now(UTC), role='user', text='I knit.')]); "
             "print(sorted(m for m in sys.modules if m.startswith('bench')))")

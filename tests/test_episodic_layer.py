@@ -12,9 +12,9 @@ from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.episodic import Episode, EpisodicLayer, importance
 from models.loader import HashEmbeddings
-from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.layers.episodic import Episode, EpisodicLayer, importance
 from stores.namespaces import EPISODES, UserScope
 from tests.conftest import StoreOn
 
@@ -186,7 +186,7 @@ def test_llm_is_not_called_without_the_flag() -> None:
 
 
 def test_extractive_summary_prefers_what_the_user_said() -> None:
-    from nodes.layers.identifiers import extractive_summary
+    from memory.layers.identifiers import extractive_summary
 
     lines = [
         "User: I love hiking in the Alps with my brother Marco.",
@@ -199,7 +199,7 @@ def test_extractive_summary_prefers_what_the_user_said() -> None:
 def test_keywords_never_keep_a_secret_the_summary_redacts() -> None:
     """Keywords are lowercased words: a secret among them would pass the gate's redaction
     (found by the case-insensitive byte search of tests/test_write_gate.py)."""
-    from nodes.layers.episodic import keywords
+    from memory.layers.episodic import keywords
 
     said = [msg(0, "user", "I decided the router password is hunter2-Blue from today.")]
     assert "router" in keywords(said)

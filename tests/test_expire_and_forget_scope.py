@@ -13,7 +13,7 @@ import pytest
 
 from app.runtime import MemoryAgent
 from graph.context import Context
-from nodes.tools.memory_tools import make_memory_tools
+from memory.tools.memory_tools import make_memory_tools
 from tests.test_five_checks import MODELS, Cli
 
 

@@ -10,9 +10,9 @@ import pytest
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
-from nodes.privacy.consent import MEMORY_SWITCH_KEY, is_memory_enabled, set_memory_enabled
-from nodes.privacy.export import export_user, render_memories
-from nodes.tools.memory_files import MemoryFiles
+from memory.privacy.consent import MEMORY_SWITCH_KEY, is_memory_enabled, set_memory_enabled
+from memory.privacy.export import export_user, render_memories
+from memory.tools.memory_files import MemoryFiles
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, SETTINGS, THREADS, UserScope
 from tests.conftest import StoreOn
 

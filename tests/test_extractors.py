@@ -10,12 +10,12 @@ import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.runnables import RunnableLambda
 
-from nodes.extract.base import CandidateFact, FactExtractor
-from nodes.extract.grounding import ground
-from nodes.extract.llm import ExtractedFact, ExtractedFacts, LLMFactExtractor
-from nodes.extract.pattern_extractor import PatternFactExtractor
-from nodes.extract.person import third_person
-from nodes.layers.base import LoggedMessage
+from memory.layers.base import LoggedMessage
+from memory.write_policy.base import CandidateFact, FactExtractor
+from memory.write_policy.grounding import ground
+from memory.write_policy.llm import ExtractedFact, ExtractedFacts, LLMFactExtractor
+from memory.write_policy.pattern_extractor import PatternFactExtractor
+from memory.write_policy.person import third_person
 from tests.extract_helpers import grounded_facts
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -94,7 +94,7 @@ def test_grounding_rejects_an_invented_fact_and_logs_it(caplog: pytest.LogCaptur
     invented = CandidateFact(text="User lives in Berlin.", key="location", value="Berlin", sources=["m1"])
     paraphrase = CandidateFact(text="The user lives in Berlin.", sources=["m1"])
     real = CandidateFact(text="The user follows a vegetarian diet.", key="diet", value="vegetarian", sources=["m1"])
-    with caplog.at_level(logging.INFO, logger="nodes.extract.grounding"):
+    with caplog.at_level(logging.INFO, logger="memory.write_policy.grounding"):
         kept = ground([invented, paraphrase, real], messages)
     assert [f.text for f in kept] == ["The user follows a vegetarian diet."]
     assert kept[0].stated_at == T0
@@ -174,8 +174,8 @@ def test_llm_extractor_survives_garbage_and_needs_a_model() -> None:
 def test_when_a_change_happened_is_not_part_of_the_value(text: str) -> None:
     from datetime import datetime
 
-    from nodes.extract.pattern_extractor import PatternFactExtractor
-    from nodes.layers.base import LoggedMessage
+    from memory.layers.base import LoggedMessage
+    from memory.write_policy.pattern_extractor import PatternFactExtractor
 
     msg = LoggedMessage(id="m1", thread="t", time=datetime(2026, 1, 1, tzinfo=UTC), role="user", text=text)
     facts = PatternFactExtractor().extract([msg])

@@ -22,9 +22,9 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
+from memory.privacy.forget import UserData, delete_user, forget
+from memory.tools.memory_files import MemoryFiles
 from models.loader import HashEmbeddings
-from nodes.privacy.forget import UserData, delete_user, forget
-from nodes.tools.memory_files import MemoryFiles
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, THREADS, UserScope
 
 ALICE, BOB = UserScope("alice"), UserScope("bob")
@@ -230,8 +230,8 @@ def test_forgetting_a_logged_message_keeps_and_reindexes_its_neighbours(tmp_path
     from datetime import datetime
 
     from graph.context import Context
-    from nodes.layers.base import LayerEnv, LoggedMessage
-    from nodes.layers.message_log import INDEXED_FIELD, MessageLogLayer
+    from memory.layers.base import LayerEnv, LoggedMessage
+    from memory.layers.message_log import INDEXED_FIELD, MessageLogLayer
 
     emb = HashEmbeddings(64)
     store = InMemoryStore(index={"dims": 64, "embed": emb, "fields": ["text"]})

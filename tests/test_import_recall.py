@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from graph.context import Context
+from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
+from memory.layers.message_log import MessageLogLayer
 from models.loader import HashEmbeddings
 from nodes.importer import ImportLineError, import_jsonl
-from nodes.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
-from nodes.layers.message_log import MessageLogLayer
 from nodes.recall import QueryLineError, recall_queries
 from stores.faiss_sqlite import FaissSqliteStore
 from stores.namespaces import FACTS, MESSAGES, UserScope

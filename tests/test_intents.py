@@ -11,10 +11,10 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from app.runtime import MemoryAgent
 from bench.intents_eval import load, score
+from memory.privacy.consent import is_memory_enabled
+from memory.privacy.export import export_user
 from nodes.commands import COMMAND_KEY, CONFIRM_TYPE
 from nodes.intents import needles, parse_intent
-from nodes.privacy.consent import is_memory_enabled
-from nodes.privacy.export import export_user
 from stores.namespaces import UserScope
 
 

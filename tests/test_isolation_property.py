@@ -24,13 +24,13 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from app.runtime import MemoryAgent
 from graph.context import Context
+from memory.layers import default_layers
+from memory.layers.base import LoggedMessage
+from memory.layers.semantic import remember
+from memory.privacy.export import export_user
+from memory.tools.memory_files import MemoryFiles
+from memory.tools.memory_tools import make_memory_tools
 from nodes.importer import import_messages
-from nodes.layers import default_layers
-from nodes.layers.base import LoggedMessage
-from nodes.layers.semantic import remember
-from nodes.privacy.export import export_user
-from nodes.tools.memory_files import MemoryFiles
-from nodes.tools.memory_tools import make_memory_tools
 
 TAGS = {"ann": "amaranth", "ben": "bergamot", "cal": "cardamom", "dee": "dillweed"}
 USERS = st.sampled_from(sorted(TAGS))

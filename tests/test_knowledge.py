@@ -146,8 +146,8 @@ def test_memory_and_knowledge_stay_apart(tmp_path: Path, docs: Path, backend: Ba
 
 
 def test_the_write_gate_lets_users_read_knowledge_and_write_none(tmp_path: Path, docs: Path) -> None:
-    from nodes.tools.memory_tools import make_memory_tools
-    from nodes.write_gate import KnowledgeReadOnly, MemoryGate
+    from memory.tools.memory_tools import make_memory_tools
+    from memory.write_policy.gate import KnowledgeReadOnly, MemoryGate
     from stores.namespaces import KNOWLEDGE_CHUNKS, KNOWLEDGE_DOCS, UserScope
     from stores.open import open_store
 
@@ -163,8 +163,8 @@ def test_the_write_gate_lets_users_read_knowledge_and_write_none(tmp_path: Path,
             with pytest.raises(KnowledgeReadOnly):
                 write()
         from graph.context import Context
+        from memory.layers.base import LayerEnv
         from models.loader import load_embeddings
-        from nodes.layers.base import LayerEnv
 
         env = LayerEnv(store=store, scope=UserScope("alice"), context=Context(user_id="alice"),
                        embeddings=load_embeddings("hash:384"))

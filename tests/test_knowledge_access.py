@@ -56,10 +56,10 @@ def test_no_tool_chat_command_mcp_tool_or_gate_writes_knowledge(tmp_path: Path, 
 
 def _tools_and_gate_refuse(data: Path) -> None:
     from graph.context import Context
+    from memory.layers.base import LayerEnv
+    from memory.tools.memory_tools import make_memory_tools
+    from memory.write_policy.gate import KnowledgeReadOnly, MemoryGate
     from models.loader import load_embeddings
-    from nodes.layers.base import LayerEnv
-    from nodes.tools.memory_tools import make_memory_tools
-    from nodes.write_gate import KnowledgeReadOnly, MemoryGate
     from stores.namespaces import KNOWLEDGE_CHUNKS, KNOWLEDGE_DOCS, TASK_POOL, UserScope
     from stores.open import open_store
 

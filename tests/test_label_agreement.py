@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bench.extraction_eval import Case, load_set
 from bench.label_agreement import agreement, load_second
-from nodes.extract.base import slot_for
+from memory.write_policy.base import slot_for
 
 TRAPS = {"question", "hypothetical", "roleplay", "injection", "instruction", "oneoff", "other", "smalltalk"}
 

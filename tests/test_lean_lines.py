@@ -3,7 +3,7 @@ says, and nothing is shown that only asks (a past question holds no answer)."""
 
 from __future__ import annotations
 
-from nodes.prompt import select_within_budget
+from memory.prompt import select_within_budget
 
 
 def item(kind: str, text: str, score: float, sources: tuple[str, ...] = (), key: str = "k") -> dict:

@@ -12,10 +12,10 @@ from langchain_core.embeddings import Embeddings
 
 from app.runtime import MemoryAgent
 from graph.context import Context
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.episodic import EpisodicLayer
+from memory.prompt import select_within_budget
 from models.loader import HashEmbeddings
-from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.layers.episodic import EpisodicLayer
-from nodes.prompt import select_within_budget
 from stores.namespaces import UserScope
 
 NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)

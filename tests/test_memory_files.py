@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from langgraph.store.memory import InMemoryStore
 
-from nodes.privacy.consent import set_memory_enabled
-from nodes.tools.memory_file_tool import memory_file_tool
-from nodes.tools.memory_files import MemoryFileError, MemoryFiles, user_memory_dir
-from nodes.write_gate import MemoryGate
+from memory.privacy.consent import set_memory_enabled
+from memory.tools.memory_file_tool import memory_file_tool
+from memory.tools.memory_files import MemoryFileError, MemoryFiles, user_memory_dir
+from memory.write_policy.gate import MemoryGate
 from stores.namespaces import UserScope
 
 ALICE, BOB = UserScope("alice"), UserScope("bob")

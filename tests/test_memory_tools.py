@@ -12,11 +12,11 @@ import pytest
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
+from memory.layers.base import LayerEnv
+from memory.privacy.consent import set_memory_enabled
+from memory.privacy.forget import THREADS_KEPT
+from memory.tools.memory_tools import MEMORY_OFF, make_memory_tools
 from models.loader import HashEmbeddings
-from nodes.layers.base import LayerEnv
-from nodes.privacy.consent import set_memory_enabled
-from nodes.privacy.forget import THREADS_KEPT
-from nodes.tools.memory_tools import MEMORY_OFF, make_memory_tools
 from stores.namespaces import EPISODES, FACTS, PROFILE, RULES, UserScope
 
 EMB = HashEmbeddings(64)
@@ -81,7 +81,7 @@ def test_remember_calls_the_semantic_layer_with_the_configured_user(
         calls.append((env.scope.user_id, text))
         return [{"text": text}]
 
-    monkeypatch.setitem(sys.modules, "nodes.layers.semantic", types.SimpleNamespace(remember=fake_remember))
+    monkeypatch.setitem(sys.modules, "memory.layers.semantic", types.SimpleNamespace(remember=fake_remember))
     tool = _tools(store, "alice", tmp_path)["remember"]
     assert tool.invoke({"text": "I am allergic to peanuts"}) == "Saved: I am allergic to peanuts"
     assert tool.invoke({"text": "my card is 4111 1111 1111 1111"}) == (
@@ -91,9 +91,9 @@ def test_remember_calls_the_semantic_layer_with_the_configured_user(
 
 
 def test_remember_with_the_real_semantic_layer(store: InMemoryStore, tmp_path: Path) -> None:
-    semantic = pytest.importorskip("nodes.layers.semantic")
+    semantic = pytest.importorskip("memory.layers.semantic")
     if not hasattr(semantic, "remember"):
-        pytest.skip("nodes.layers.semantic.remember is not written yet")
+        pytest.skip("memory.layers.semantic.remember is not written yet")
     out = _tools(store, "alice", tmp_path)["remember"].invoke({"text": "I am allergic to peanuts"})
     assert out.startswith("Saved:") and "peanuts" in out
     found = _tools(store, "alice", tmp_path)["search_memory"].invoke({"query": "allergic to peanuts"})

@@ -11,10 +11,10 @@ from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.message_log import INDEXED_FIELD, MessageLogLayer
+from memory.layers.message_query import analyse, time_window
 from models.loader import HashEmbeddings
-from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.layers.message_log import INDEXED_FIELD, MessageLogLayer
-from nodes.layers.message_query import analyse, time_window
 from stores.namespaces import MESSAGES, UserScope
 from stores.open import open_store
 from stores.redaction.secrets import redact
@@ -147,8 +147,8 @@ def test_query_reading() -> None:
 def test_live_turns_are_linked_to_the_previous_turn(tmp_path: Path, backend: BackendUnderTest) -> None:
     from app.runtime import MemoryAgent
     from graph.context import Context
+    from memory.layers.message_log import INDEXED_FIELD
     from models.scripted_chat import ScriptedChatModel
-    from nodes.layers.message_log import INDEXED_FIELD
     from stores.namespaces import MESSAGES, UserScope
 
     ctx = Context(user_id="alice", data_dir=str(tmp_path), chat_model="scripted", embedding_model="hash:64")

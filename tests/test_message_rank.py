@@ -15,12 +15,12 @@ import pytest
 from langgraph.store.base import SearchItem
 
 from graph.context import Context
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.message_log import MessageLogLayer
+from memory.layers.message_query import analyse
+from memory.layers.message_rank import cue_score, cues, features, feedback_words, session_lift, spread, sub_queries
+from memory.layers.scoring import boosted, fuse_orders, rank_prior
 from models.loader import HashEmbeddings
-from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.layers.message_log import MessageLogLayer
-from nodes.layers.message_query import analyse
-from nodes.layers.message_rank import cue_score, cues, features, feedback_words, session_lift, spread, sub_queries
-from nodes.layers.scoring import boosted, fuse_orders, rank_prior
 from stores.namespaces import UserScope
 from stores.open import open_store
 

@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from nodes.extract.base import CandidateFact
-from nodes.extract.grounding import ground
-from nodes.extract.parse import Sentence, parse, pipeline
-from nodes.extract.parse_policy import clause_facts
-from nodes.layers.base import LoggedMessage
+from memory.layers.base import LoggedMessage
+from memory.write_policy.base import CandidateFact
+from memory.write_policy.grounding import ground
+from memory.write_policy.parse import Sentence, parse, pipeline
+from memory.write_policy.parse_policy import clause_facts
 from tests.extract_helpers import grounded_facts
 
 T0 = datetime(2025, 6, 1, tzinfo=UTC)

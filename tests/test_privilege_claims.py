@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.extract.voices import is_not_the_user
+from memory.write_policy.voices import is_not_the_user
 from tests.extract_helpers import grounded_facts
 
 

@@ -10,9 +10,9 @@ from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.procedural import ProceduralLayer, detect_feedback
 from models.loader import HashEmbeddings
-from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.layers.procedural import ProceduralLayer, detect_feedback
 from stores.namespaces import RULES, UserScope
 from tests.conftest import StoreOn
 

@@ -27,9 +27,9 @@ import sys
 from datetime import datetime, timezone
 from graph.context import Context
 from models.loader import HashEmbeddings
-from nodes.extract.base import CandidateFact
-from nodes.layers.base import LayerEnv
-from nodes.layers.semantic_records import store_fact
+from memory.write_policy.base import CandidateFact
+from memory.layers.base import LayerEnv
+from memory.layers.semantic_records import store_fact
 from stores.faiss_sqlite import FaissSqliteStore
 from stores.namespaces import UserScope
 

@@ -88,7 +88,7 @@ def test_every_example_is_run_or_says_why_not() -> None:
 @pytest.fixture
 def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh data dir, the scripted model and hash embeddings for every ``Context()`` an example makes."""
-    from nodes.clock import NOW_ENV
+    from memory.clock import NOW_ENV
 
     data = tmp_path / "data"
     env = {"MEMORY_DATA_DIR": str(data), "MEMORY_CHAT_MODEL": "scripted", "MEMORY_EMBEDDING_MODEL": "hash:384",

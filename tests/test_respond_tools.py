@@ -181,7 +181,7 @@ def test_tools_step_runs_on_the_async_path_too(ctx) -> None:
 
 def test_the_answer_checks_retry_goes_back_through_respond_with_tools(ctx) -> None:
     """check -> respond is an edge: the retry is respond's call, so the model keeps its tools."""
-    from nodes.layers.semantic import remember
+    from memory.layers.semantic import remember
 
     model = fake(
         AIMessage(content="Try a chicken stir-fry."),  # goes against the stored diet

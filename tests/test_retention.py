@@ -19,9 +19,9 @@ import pytest
 
 from app.runtime import MemoryAgent
 from graph.context import Context
-from nodes.clock import parse_now
-from nodes.tools.memory_files import MemoryFiles
-from nodes.upkeep.run import run_upkeep
+from memory.clock import parse_now
+from memory.tools.memory_files import MemoryFiles
+from memory.upkeep.run import run_upkeep
 from stores.namespaces import UserScope
 from tests.conftest import BackendUnderTest
 from tests.retention_world import NOW, cli, cli_env, export, import_file, markers, ok

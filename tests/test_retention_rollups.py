@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from nodes.privacy.retention_summaries import pruned_rollup
+from memory.privacy.retention_summaries import pruned_rollup
 
 MONTH = {
     "text": "February 2025:\nWeek 2025-W06 (03 Feb–09 Feb 2025):\nUser: I adopted a dog.\n"

@@ -18,10 +18,10 @@ import pytest
 
 from app.runtime import MemoryAgent
 from graph.context import Context
+from memory.privacy.export import iter_items
+from memory.tools.memory_files import MemoryFiles
+from memory.upkeep.items import PAUSE_ENV
 from nodes.importer import import_messages, read_import
-from nodes.privacy.export import iter_items
-from nodes.tools.memory_files import MemoryFiles
-from nodes.upkeep.items import PAUSE_ENV
 from stores.namespaces import UserScope
 from tests.retention_world import FAST, NOW, ROOT, cli, cli_env, export, import_file, markers, ok
 

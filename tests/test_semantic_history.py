@@ -11,8 +11,8 @@ from langchain_core.embeddings import Embeddings
 
 from app.runtime import MemoryAgent
 from graph.context import Context
-from nodes.layers.semantic_history import recall_history
-from nodes.prompt import render_system_prompt
+from memory.layers.semantic_history import recall_history
+from memory.prompt import render_system_prompt
 
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 TOPICS = ("live|paris|lisbon|city", "job|work|teacher|nurse", "diet|vegetarian|vegan|eat")

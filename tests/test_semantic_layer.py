@@ -13,11 +13,11 @@ from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.semantic import SemanticLayer, remember
+from memory.layers.semantic_records import cosines
+from memory.write_policy.llm import LLMFactExtractor
 from models.loader import HashEmbeddings
-from nodes.extract.llm import LLMFactExtractor
-from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.layers.semantic import SemanticLayer, remember
-from nodes.layers.semantic_records import cosines
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY, UserScope
 from tests.conftest import StoreOn
 
@@ -231,9 +231,9 @@ def test_remember_keeps_no_sentence_without_words(tmp_path) -> None:
     from langgraph.store.memory import InMemoryStore
 
     from graph.context import Context
+    from memory.layers.base import LayerEnv
+    from memory.layers.semantic import remember
     from models.loader import HashEmbeddings
-    from nodes.layers.base import LayerEnv
-    from nodes.layers.semantic import remember
     from stores.namespaces import FACTS, PROFILE, UserScope
 
     emb = HashEmbeddings(64)

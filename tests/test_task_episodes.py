@@ -16,8 +16,8 @@ import pytest
 
 from app.runtime import MemoryAgent
 from graph.context import Context
+from memory.tasks.rules import approach_of, is_task, verdict
 from models.scripted_chat import ScriptedChatModel
-from nodes.tasks.rules import approach_of, is_task, verdict
 from stores.namespaces import TASK_POOL, TASKS, UserScope
 from tests.chat_driver import cli_env
 from tests.conftest import ROOT, BackendUnderTest
@@ -130,7 +130,7 @@ def _operator(ctx: Context, action: str, user: str) -> str:
 
 
 def test_the_shared_pool_is_the_operators_to_fill_and_to_switch_on(ctx: Context) -> None:
-    from nodes.write_gate import KnowledgeReadOnly, MemoryGate
+    from memory.write_policy.gate import KnowledgeReadOnly, MemoryGate
 
     with agent(ctx, REPLY, "Sure.") as a:
         a.say(LETTER, "t1")
@@ -150,7 +150,7 @@ def test_the_shared_pool_is_the_operators_to_fill_and_to_switch_on(ctx: Context)
 
 
 def test_episodes_are_in_the_export_and_gone_after_forget(ctx: Context, backend: BackendUnderTest) -> None:
-    from nodes.privacy.export import export_user, render_memories
+    from memory.privacy.export import export_user, render_memories
 
     with agent(ctx, REPLY) as a:
         a.say("Write a cover letter for a barista job at Zorblax Coffee.", "t1")
@@ -164,8 +164,8 @@ def test_episodes_are_in_the_export_and_gone_after_forget(ctx: Context, backend:
 
 
 def test_a_capable_model_rewrites_approach_and_notes_at_session_end(ctx: Context) -> None:
-    from nodes.layers.base import LoggedMessage
-    from nodes.layers.task_episodes import TaskEpisodeLayer
+    from memory.layers.base import LoggedMessage
+    from memory.layers.task_episodes import TaskEpisodeLayer
 
     with agent(ctx, REPLY) as a:
         a.say(LETTER, "t1")

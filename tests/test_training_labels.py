@@ -13,7 +13,7 @@ import pytest
 
 from bench import DATASETS
 from bench.extraction_eval import load_set
-from nodes.extract.base import slot_for
+from memory.write_policy.base import slot_for
 
 TRAINING = sorted(DATASETS.glob("write_policy_train_*.jsonl"))
 TRAPS = {"question", "hypothetical", "roleplay", "injection", "instruction", "oneoff", "other", "smalltalk"}

@@ -13,7 +13,7 @@ import pytest
 
 from app.runtime import MemoryAgent
 from graph.context import Context
-from nodes.upkeep.items import PAUSE_ENV
+from memory.upkeep.items import PAUSE_ENV
 from stores.namespaces import EPISODES, FACTS, PROFILE
 from tests.upkeep_helpers import plant, session, snapshot
 

@@ -11,14 +11,14 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from app.runtime import MemoryAgent
-from nodes.layers.episodic import EpisodicLayer
-from nodes.layers.excerpt import excerpt
-from nodes.layers.message_log import MessageLogLayer
-from nodes.layers.message_text import repeats_question
-from nodes.prompt import select_within_budget
-from nodes.upkeep.forget import forget_step
-from nodes.upkeep.promote import promote_step
-from nodes.upkeep.rollup import rollup_step
+from memory.layers.episodic import EpisodicLayer
+from memory.layers.excerpt import excerpt
+from memory.layers.message_log import MessageLogLayer
+from memory.layers.message_text import repeats_question
+from memory.prompt import select_within_budget
+from memory.upkeep.forget import forget_step
+from memory.upkeep.promote import promote_step
+from memory.upkeep.rollup import rollup_step
 from nodes.usage import record_usage
 from stores.namespaces import EPISODES, FACTS
 from tests.upkeep_helpers import context, env_at, plant, session, values
@@ -157,7 +157,7 @@ def test_an_excerpt_falls_back_to_lines_near_in_meaning_when_no_word_is_shared()
 
 
 def test_a_mood_of_the_day_is_not_carried_forward() -> None:
-    from nodes.chatter import told_lines
+    from memory.chatter import told_lines
 
     text = ("User: Feeling really stressed right now.\nUser: I'm exhausted this morning!\n"
             "User: I'm tired of my commute.\nUser: I'm in Lyon today.\nUser: I'm happy with the new flat.")

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from app.runtime import MemoryAgent
-from nodes.clock import NOW_ENV
-from nodes.upkeep.run import run_upkeep
+from memory.clock import NOW_ENV
+from memory.upkeep.run import run_upkeep
 from stores.namespaces import PROFILE, PROFILE_HISTORY
 from tests.upkeep_helpers import context, env_at, plant, session, values
 

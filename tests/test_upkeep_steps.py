@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 
 from app.runtime import MemoryAgent
-from nodes.extract.base import CandidateFact
-from nodes.layers.semantic_records import store_fact
-from nodes.upkeep.expire import expire_step
-from nodes.upkeep.merge import merge_step
-from nodes.upkeep.promote import promote_step
-from nodes.upkeep.reflect import reflect_step
-from nodes.upkeep.rollup import rollup_step
-from nodes.upkeep.run import run_upkeep
+from memory.layers.semantic_records import store_fact
+from memory.upkeep.expire import expire_step
+from memory.upkeep.merge import merge_step
+from memory.upkeep.promote import promote_step
+from memory.upkeep.reflect import reflect_step
+from memory.upkeep.rollup import rollup_step
+from memory.upkeep.run import run_upkeep
+from memory.write_policy.base import CandidateFact
 from stores.namespaces import EPISODES, FACTS, PROFILE, PROFILE_HISTORY
 from tests.upkeep_helpers import context, env_at, plant, session, snapshot, values
 

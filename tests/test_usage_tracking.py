@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 from app.runtime import MemoryAgent
 from graph.context import Context
+from memory.layers.scoring import USAGE_WEIGHT, combined_score, usage_bonus
 from models.scripted_chat import ScriptedChatModel
-from nodes.layers.scoring import USAGE_WEIGHT, combined_score, usage_bonus
 from nodes.usage import is_used, usage_line
 from stores.namespaces import FACTS, PROFILE
 

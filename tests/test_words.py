@@ -1,11 +1,11 @@
-"""One word file (nodes/words.toml): the write policy and the answer check read the same diets."""
+"""One word file (memory/words.toml): the write policy and the answer check read the same diets."""
 
 from __future__ import annotations
 
 import pytest
 
+from memory.words import diets, relatives, words
 from nodes.check.lexicon import load_lexicon
-from nodes.words import diets, relatives, words
 from tests.extract_helpers import grounded_facts
 
 

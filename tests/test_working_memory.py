@@ -13,10 +13,10 @@ from langgraph.graph.message import add_messages
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
+from memory.layers.base import LayerEnv
+from memory.layers.identifiers import extract_identifiers
+from memory.layers.working import WorkingMemoryLayer, compact, safe_cut
 from models.loader import HashEmbeddings
-from nodes.layers.base import LayerEnv
-from nodes.layers.identifiers import extract_identifiers
-from nodes.layers.working import WorkingMemoryLayer, compact, safe_cut
 from stores.namespaces import UserScope
 
 PLANTED = [

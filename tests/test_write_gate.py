@@ -12,11 +12,11 @@ import pytest
 from langgraph.store.base import BaseStore, GetOp, PutOp, SearchOp
 
 from graph.context import Context
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.episodic import EpisodicLayer
+from memory.privacy.consent import MEMORY_SWITCH_KEY, set_memory_enabled
+from memory.write_policy.gate import MemoryGate, MemoryOff, MissingProvenance, OutsideScope, TooLarge
 from models.loader import HashEmbeddings
-from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.layers.episodic import EpisodicLayer
-from nodes.privacy.consent import MEMORY_SWITCH_KEY, set_memory_enabled
-from nodes.write_gate import MemoryGate, MemoryOff, MissingProvenance, OutsideScope, TooLarge
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, SETTINGS, THREADS, UserScope
 from tests.conftest import BackendUnderTest, StoreOn
 

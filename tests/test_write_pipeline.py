@@ -1,4 +1,4 @@
-"""The write policy as one declared pipeline (nodes/extract/pipeline.py): its stages, in order, on a real store."""
+"""The write policy as one declared pipeline (memory/write_policy/pipeline.py): its stages, in order, on a real store."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.write_policy import pipeline
+from memory.write_policy.pattern_extractor import PatternFactExtractor
 from models.loader import HashEmbeddings
-from nodes.extract import pipeline
-from nodes.extract.pattern_extractor import PatternFactExtractor
-from nodes.layers.base import LayerEnv, LoggedMessage
 from stores.namespaces import FACTS, PROFILE, UserScope
 
 EMB = HashEmbeddings(384)

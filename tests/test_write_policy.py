@@ -10,10 +10,10 @@ from langgraph.store.memory import InMemoryStore
 from bench import DATASETS
 from bench.extraction_eval import NEVER_STORED, SET_NAMES, Case, evaluate, load_cases, load_set, main
 from graph.context import Context
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.semantic import SemanticLayer
+from memory.write_policy.pattern_extractor import PatternFactExtractor
 from models.loader import HashEmbeddings
-from nodes.extract.pattern_extractor import PatternFactExtractor
-from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.layers.semantic import SemanticLayer
 from stores.namespaces import FACTS, PROFILE, UserScope
 
 CASES = load_cases()
@@ -92,7 +92,7 @@ def test_fresh_label_set_is_all_held_out_with_known_slots_and_labelled_once() ->
     """The blind set (write_policy_fresh.jsonl): same schema as the others, every line held out."""
     import json
 
-    from nodes.extract.base import slot_for
+    from memory.write_policy.base import slot_for
 
     path = DATASETS / "write_policy_fresh.jsonl"
     fields = {"id", "text", "durable", "key", "keys", "not_keys", "categories", "trap", "split"}

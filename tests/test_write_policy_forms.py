@@ -1,4 +1,4 @@
-"""Everyday phrasings of profile facts (``nodes/extract/phrasings.py``), stored and not stored.
+"""Everyday phrasings of profile facts (``memory/write_policy/phrasings.py``), stored and not stored.
 
 The sentences are written for this file, not taken from any labelled set.
 """

@@ -1,4 +1,4 @@
-"""Facts said in passing (``nodes/extract/chat_forms.py``), and a relation's clause that shares its subject.
+"""Facts said in passing (``memory/write_policy/chat_forms.py``), and a relation's clause that shares its subject.
 
 The sentences are written for this file, not taken from any labelled set.
 """
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.extract.base import CandidateFact
-from nodes.extract.chat_forms import statement_before_question
+from memory.write_policy.base import CandidateFact
+from memory.write_policy.chat_forms import statement_before_question
 from tests.extract_helpers import grounded_facts
 
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from app.runtime import MemoryAgent
 from graph.context import Context
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.upkeep.items import all_items
 from nodes.importer import import_messages
-from nodes.layers.base import LayerEnv, LoggedMessage
-from nodes.upkeep.items import all_items
 
 START = datetime(2025, 1, 6, 18, 0, tzinfo=UTC)  # a Monday
 

@@ -1,6 +1,6 @@
 """What the page changes, each through the path the CLI uses.
 
-Forget is ``nodes/privacy/forget.forget`` on the forgetting gate with the
+Forget is ``memory/privacy/forget.forget`` on the forgetting gate with the
 checkpointer (as ``MemoryAgent.forget``), previewed first with ``would_forget``
 and the chat's ``forget_preview``; delete-all is ``delete_user``; the switch is
 ``set_memory_enabled``; a corrected profile value is a ``remember``, so the old
@@ -17,12 +17,12 @@ from langgraph.types import Command
 
 from app.ui.source import UserMemory
 from app.ui.views import BadRequest
+from memory.layers.semantic import remember
+from memory.privacy.consent import set_memory_enabled
+from memory.privacy.export import iter_items
+from memory.privacy.forget import ForgetReport, UserData, delete_user, forget, would_forget
+from memory.write_policy.gate import MemoryOff
 from nodes.commands import forget_preview, pick_forget_target
-from nodes.layers.semantic import remember
-from nodes.privacy.consent import set_memory_enabled
-from nodes.privacy.export import iter_items
-from nodes.privacy.forget import ForgetReport, UserData, delete_user, forget, would_forget
-from nodes.write_gate import MemoryOff
 from stores.namespaces import PROFILE, THREADS
 
 MAX_TEXT_CHARS = 500

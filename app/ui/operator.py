@@ -7,8 +7,8 @@ from typing import Any
 
 from langgraph.store.base import BaseStore
 
-from nodes.knowledge.base import documents
-from nodes.privacy.export import iter_items
+from memory.knowledge.base import documents
+from memory.privacy.export import iter_items
 from stores.namespaces import MESSAGES, ROOT, user_of_label
 
 

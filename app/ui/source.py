@@ -21,9 +21,9 @@ from langgraph.store.base import BaseStore
 from app.runtime import MemoryAgent
 from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user
 from graph.context import Context
+from memory.layers import default_layers
+from memory.layers.base import LayerEnv, MemoryLayer
 from models.loader import load_embeddings
-from nodes.layers import default_layers
-from nodes.layers.base import LayerEnv, MemoryLayer
 from stores.namespaces import UserScope
 
 T = TypeVar("T")

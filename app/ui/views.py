@@ -1,7 +1,7 @@
-"""What the pages show, read from the export (nodes/privacy/export.py) so the page shows what forget acts on.
+"""What the pages show, read from the export (memory/privacy/export.py) so the page shows what forget acts on.
 
 The profile pairs each current value with its ended ones (``PROFILE_HISTORY``,
-nodes/layers/semantic_records.py): "lives in Berlin since 2026-03-02, before:
+memory/layers/semantic_records.py): "lives in Berlin since 2026-03-02, before:
 Paris". Lists page and search by plain substring over an item's text; sources
 link to the logged message they came from.
 """
@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.ui.source import UserMemory
-from nodes.layers.message_log import MessageLogLayer
-from nodes.privacy.export import export_user, iter_items, said_on
+from memory.layers.message_log import MessageLogLayer
+from memory.privacy.export import export_user, iter_items, said_on
 from stores.namespaces import MESSAGES
 
 PAGE_SIZE = 20

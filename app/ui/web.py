@@ -26,8 +26,8 @@ from app.ui.operator import operator_view
 from app.ui.plot import trend_plot
 from app.ui.security import CSRF_COOKIE, CSRF_FIELD, RateLimit, StrictHeaders, csrf_ok, new_token
 from app.ui.source import Identity, NotAllowed, ServerSource, Source, UserMemory
+from memory.upkeep.items import read_state
 from nodes.input_check import InvalidInput
-from nodes.upkeep.items import read_state
 
 HERE = Path(__file__).parent
 Handler = Callable[[Request], Awaitable[Response]]

@@ -2,8 +2,8 @@
 
 The recall is the turn's own (``nodes/retrieve.recall_all`` over the same
 layers), the prompt is the turn's own (``nodes/assemble.memory_prompt``), and
-what the lean rules keep is ``nodes/prompt.select_within_budget``. A score is
-split into its parts with the read policy's formula (``nodes/layers/scoring``):
+what the lean rules keep is ``memory/prompt.select_within_budget``. A score is
+split into its parts with the read policy's formula (``memory/layers/scoring``):
 recency and importance from the item's dates and importance, relevance the
 rest (it includes the small usage bonus). Nothing is stored.
 """
@@ -16,11 +16,11 @@ from langchain_core.messages import SystemMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
 from app.ui.source import UserMemory
+from memory.layers.scoring import recency
+from memory.privacy.consent import is_memory_enabled
+from memory.prompt import VOLATILE_KINDS, quote, select_within_budget
 from nodes.assemble import memory_prompt
 from nodes.input_check import check_user_text
-from nodes.layers.scoring import recency
-from nodes.privacy.consent import is_memory_enabled
-from nodes.prompt import VOLATILE_KINDS, quote, select_within_budget
 from nodes.retrieve import recall_all
 
 UNLIMITED = 10**9

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from nodes.extract.parse import Clause, Sentence
-from nodes.extract.parse_policy import RELATIVES
-from nodes.extract.parse_veto import OTHER_PEOPLE
+from memory.write_policy.parse import Clause, Sentence
+from memory.write_policy.parse_policy import RELATIVES
+from memory.write_policy.parse_veto import OTHER_PEOPLE
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[!?]")
 _NUMBER = re.compile(r"\d+")

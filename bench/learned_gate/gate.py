@@ -32,11 +32,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from bench.learned_gate.features import features, subject_kind
-from nodes.extract.base import CandidateFact
-from nodes.extract.parse import Clause, Sentence
-from nodes.extract.parse_policy import EMPTY_OBJECTS, LASTING_CHANGE, RELATION_VERBS, SELF_VERBS, in_view, settled
-from nodes.extract.parse_veto import doubtful
-from nodes.extract.person import third_person
+from memory.write_policy.base import CandidateFact
+from memory.write_policy.parse import Clause, Sentence
+from memory.write_policy.parse_policy import EMPTY_OBJECTS, LASTING_CHANGE, RELATION_VERBS, SELF_VERBS, in_view, settled
+from memory.write_policy.parse_veto import doubtful
+from memory.write_policy.person import third_person
 
 MODEL_PATH = Path(__file__).with_name("model.json")
 RuleReader = Callable[[str], list[CandidateFact]]

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from bench.extraction_eval import _TIME, Case, Scores, tally
 from bench.learned_gate.features import features
 from bench.learned_gate.gate import Thresholds, additions, decide
-from nodes.extract.base import CandidateFact, safe_sentences
-from nodes.extract.blend import RuleReader
-from nodes.extract.grounding import ground
-from nodes.extract.parse import Sentence
-from nodes.extract.pattern_extractor import PatternFactExtractor
-from nodes.extract.voices import CAPTION, is_not_the_user
-from nodes.layers.base import LoggedMessage
+from memory.layers.base import LoggedMessage
+from memory.write_policy.base import CandidateFact, safe_sentences
+from memory.write_policy.blend import RuleReader
+from memory.write_policy.grounding import ground
+from memory.write_policy.parse import Sentence
+from memory.write_policy.pattern_extractor import PatternFactExtractor
+from memory.write_policy.voices import CAPTION, is_not_the_user
 
 
 @dataclass(frozen=True)

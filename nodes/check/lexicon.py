@@ -1,4 +1,4 @@
-"""The food lexicon behind the answer check, read from the shared ``nodes/words.toml``.
+"""The food lexicon behind the answer check, read from the shared ``memory/words.toml``.
 
 The words live in a data file so that a newcomer extends the check by editing
 TOML, not regular expressions. This module turns a set of food groups into one
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from nodes.words import WORDS_FILE, words
+from memory.words import WORDS_FILE, words
 
 _BOUNDARY = re.compile(r"[.!?;:\n]|^\s*[-*•]\s", re.MULTILINE)
 _WORD = re.compile(r"[\w'’]+")

@@ -28,11 +28,11 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, Remove
 from langgraph.runtime import Runtime
 
 from graph.context import Context
+from memory.env import context_of
 from nodes.check.checks import Check
 from nodes.check.memories import gather_checks
 from nodes.check.retry import RETRY
 from nodes.commands import COMMAND_KEY
-from nodes.env import context_of
 
 FLAG_PREFIX = "Memory check:"
 OK, FLAGGED, OFF = "ok", "flagged", "off"

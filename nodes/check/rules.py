@@ -1,7 +1,7 @@
 """Checkable procedural rules: the rule kinds a reply can be tested against cheaply.
 
 Checked (by the topic the procedural layer stores with each rule):
-- length "Keep answers concise.": at most ``concise_max_words`` words (nodes/words.toml [rules]);
+- length "Keep answers concise.": at most ``concise_max_words`` words (memory/words.toml [rules]);
 - emojis "Do not use emojis.": no emoji characters;
 - format "Write in prose, not bullet points.": no line starting with -, * or •;
 - apologies "Do not apologise.": no "sorry" / "apologise" / "apologies";

@@ -24,7 +24,7 @@
 # This notebook shows
 # 1. the embedded model forgetting between two independent calls, and remembering once the thread is replayed;
 # 2. the agent keeping the thread for you (checkpointer, `thread_id`);
-# 3. **compaction** (`nodes/layers/working.py` → `compact`): when the thread outgrows its token budget, older
+# 3. **compaction** (`memory/layers/working.py` → `compact`): when the thread outgrows its token budget, older
 #    turns are folded into a running summary that keeps every id, amount, date, path, command and error verbatim.
 #
 # Everything runs offline on the embedded models (SmolLM2-135M for chat, all-MiniLM-L6-v2 for embeddings),
@@ -122,8 +122,8 @@ Prompt(state["system_prompt"])
 # It never cuts between an AI tool call and its results, and never drops the latest user message.
 
 # %%
-from nodes.layers.identifiers import extract_identifiers
-from nodes.layers.working import compact
+from memory.layers.identifiers import extract_identifiers
+from memory.layers.working import compact
 
 thread = [
     HumanMessage("Deploy failed again on staging.", id="m1"),

@@ -17,8 +17,8 @@
 # # 02 · Semantic memory: facts about the user
 #
 # Semantic memory holds what is *true about the user*: a small **profile** (name, diet, allergies, city, job…)
-# and loose **facts**. Its write policy is the interesting part (`nodes/layers/semantic.py`,
-# `nodes/layers/semantic_records.py`, `nodes/extract/`):
+# and loose **facts**. Its write policy is the interesting part (`memory/layers/semantic.py`,
+# `memory/layers/semantic_records.py`, `memory/write_policy/`):
 #
 # 1. **extraction** — a rule extractor (no LLM) turns first-person durable statements into candidate facts;
 # 2. **grounding** — every candidate, from any extractor, must be made of the user's own words;
@@ -34,7 +34,7 @@ from nbutil import Prompt, Table, fresh_data_dir, items_table, recalled_table
 
 from app.runtime import MemoryAgent
 from graph.context import Context
-from nodes.layers.base import LoggedMessage
+from memory.layers.base import LoggedMessage
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY
 
 ctx = Context(user_id="ana", data_dir=fresh_data_dir(), chat_model="local", embedding_model="local", max_new_tokens=48)
@@ -53,7 +53,7 @@ def said(i: int, text: str, days: int = 0) -> LoggedMessage:
 # Durable first-person statements become third-person facts; moods, questions and one-off requests do not.
 
 # %%
-from nodes.extract.pattern_extractor import PatternFactExtractor
+from memory.write_policy.pattern_extractor import PatternFactExtractor
 
 messages = [
     said(1, "Hi, I'm Ana. I'm vegetarian and I live in Berlin."),
@@ -73,10 +73,10 @@ Table([{"text": c.text, "key": c.key, "value": c.value, "importance": c.importan
 # hand-written ones: an invented employer and a true city.
 
 # %%
+from memory.write_policy.base import CandidateFact
+from memory.write_policy.grounding import ground
+from memory.write_policy.llm import LLMFactExtractor
 from models.loader import load_chat_model
-from nodes.extract.base import CandidateFact
-from nodes.extract.grounding import ground
-from nodes.extract.llm import LLMFactExtractor
 
 llm_candidates = LLMFactExtractor(load_chat_model("local", max_tokens=160)).extract(messages)
 invented = [
@@ -95,7 +95,7 @@ Table([{"proposed by": "SmolLM2" if c in llm_candidates else "hand-written", "te
 # the same record — its `sources` grow — instead of adding a near-duplicate.
 
 # %%
-from nodes.extract.pipeline import write_facts
+from memory.write_policy.pipeline import write_facts
 
 write_facts(env, candidates, messages)
 again = [said(4, "I really love hiking in the Alps.", days=3)]

@@ -16,12 +16,12 @@
 # %% [markdown]
 # # 03 · Episodic memory and scoring
 #
-# Episodic memory keeps **one summary per past session** (`nodes/layers/episodic.py`): an extractive summary
+# Episodic memory keeps **one summary per past session** (`memory/layers/episodic.py`): an extractive summary
 # (sentences copied, so names, ids and dates stay exact), an importance from 1 to 10 computed without an LLM,
 # keywords, the session's time and the ids of its messages (provenance). Episodes expire after
 # `episode_ttl_days`.
 #
-# Reading is where **scoring** comes in (`nodes/layers/scoring.py`), shared by every layer that ranks memories:
+# Reading is where **scoring** comes in (`memory/layers/scoring.py`), shared by every layer that ranks memories:
 #
 # $$\text{score} = w_{rel}\cdot\text{relevance} + w_{rec}\cdot 0.5^{\,\text{age}/\text{half-life}} + w_{imp}\cdot\frac{\text{importance}}{10}$$
 #
@@ -37,9 +37,9 @@ from nbutil import Table, fresh_data_dir, recalled_table
 
 from app.runtime import MemoryAgent
 from graph.context import PRESETS, Context
-from nodes.layers.base import LoggedMessage
-from nodes.layers.episodic import EpisodicLayer
-from nodes.layers.scoring import recency
+from memory.layers.base import LoggedMessage
+from memory.layers.episodic import EpisodicLayer
+from memory.layers.scoring import recency
 from stores.namespaces import EPISODES
 
 ctx = Context(user_id="sam", data_dir=fresh_data_dir(), chat_model="local", embedding_model="local")

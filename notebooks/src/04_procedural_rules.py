@@ -17,7 +17,7 @@
 # # 04 · Procedural memory: rules, with review
 #
 # Procedural memory is *how the user wants to be answered*: short imperative rules learned from feedback
-# ("stop using emojis" → "Do not use emojis."), see `nodes/layers/procedural.py`. A wrong rule changes every
+# ("stop using emojis" → "Do not use emojis."), see `memory/layers/procedural.py`. A wrong rule changes every
 # later answer, so
 #
 # - feedback is matched by precise patterns (no LLM), open-ended wishes only after "from now on";

@@ -21,9 +21,9 @@
 #
 # | guarantee | module |
 # |---|---|
-# | the model's own notes stay inside the user's folder | `nodes/tools/memory_files.py`, `nodes/tools/memory_paths.py` |
-# | "forget X" reaches every copy of X (facts, profile, history, episodes, message log, files, threads) | `nodes/privacy/forget.py` |
-# | "what do you know about me?" has a complete answer | `nodes/privacy/export.py` |
+# | the model's own notes stay inside the user's folder | `memory/tools/memory_files.py`, `memory/tools/memory_paths.py` |
+# | "forget X" reaches every copy of X (facts, profile, history, episodes, message log, files, threads) | `memory/privacy/forget.py` |
+# | "what do you know about me?" has a complete answer | `memory/privacy/export.py` |
 # | one user's memory never reaches another's prompt | `stores/namespaces.py` (`UserScope`), every layer |
 
 # %%
@@ -50,7 +50,7 @@ Table([*items_table(ana.store, scope.ns(PROFILE), ["text"]).rows, *items_table(a
 # config, never by the model. Writes are atomic and size-limited.
 
 # %%
-from nodes.tools.memory_file_tool import memory_file_tool
+from memory.tools.memory_file_tool import memory_file_tool
 
 tool = memory_file_tool(data_dir, ana.env().store)  # the user's write gate
 calls = [
@@ -69,7 +69,7 @@ Table([{"call": {k: v for k, v in c.items() if k != "file_text"}, "result": tool
 # to "what do you remember about me?" (the CLI's `memories` command and the chat's `/memories`).
 
 # %%
-from nodes.privacy.export import export_user, render_memories
+from memory.privacy.export import export_user, render_memories
 
 export = export_user(ana.store, scope, data_dir)
 Table([{"section": k, "entries": len(v) if isinstance(v, list) else (v.get("total") if "total" in v else
@@ -97,7 +97,7 @@ def mentions(word: str) -> list[dict]:
 Table(mentions("Berlin"), title="items mentioning Berlin, before")
 
 # %%
-report = ana.forget("Berlin")  # nodes.privacy.forget.forget(env, text, checkpointer=...)
+report = ana.forget("Berlin")  # memory.privacy.forget.forget(env, text, checkpointer=...)
 Table([{"what": k, "deleted": v} for k, v in report.counts().items()], title=str(report))
 
 # %%
@@ -112,10 +112,10 @@ Table([{"thread a1 messages after forget": len(ana.thread_messages("a1")),
 
 # %% [markdown]
 # ## 4. The consent switch
-# `memory-off` stops new long-term writes and recall for a user without deleting anything (`nodes/privacy/consent.py`).
+# `memory-off` stops new long-term writes and recall for a user without deleting anything (`memory/privacy/consent.py`).
 
 # %%
-from nodes.privacy.consent import set_memory_enabled
+from memory.privacy.consent import set_memory_enabled
 
 set_memory_enabled(ana.store, scope, False)
 off = ana.say("Remember that my sister is called Inês.", thread="a2")

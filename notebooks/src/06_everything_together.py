@@ -29,7 +29,7 @@ from nbutil import Prompt, Table, fresh_data_dir, recalled_table
 
 from app.runtime import MemoryAgent
 from graph.context import Context
-from nodes.privacy.export import export_user, render_memories
+from memory.privacy.export import export_user, render_memories
 from stores.namespaces import UserScope
 
 ctx = Context(user_id="maya", data_dir=fresh_data_dir(), chat_model="local", embedding_model="local",
@@ -82,7 +82,7 @@ agent.close()
 # ## 3. Message-log retrieval on LoCoMo
 # The message log keeps every raw message and finds past turns with hybrid (dense + BM25) search, indexing each
 # message with its speaker, the session date and its neighbouring turns, then reranking for names, dates and words
-# of the question (`nodes/layers/message_log.py`). LoCoMo questions come with the ids of the turns that hold the
+# of the question (`memory/layers/message_log.py`). LoCoMo questions come with the ids of the turns that hold the
 # answer, so retrieval can be scored directly: **R@k** is the share of a question's evidence turns among the top *k*
 # retrieved messages (categories 1–4).
 #
@@ -96,9 +96,9 @@ from statistics import fmean
 import numpy as np
 
 from bench.locomo_recall import DEFAULT_DATA, KS, baseline_rankers, layer_ranker, load_conversation, recall_at
+from memory.layers.message_log import MessageLogLayer
 from models.loader import load_embeddings
 from nodes.importer import import_messages
-from nodes.layers.message_log import MessageLogLayer
 
 conversation = DEFAULT_DATA / "conv-30"  # bench/datasets/locomo-dev, vendored in this repository
 messages, questions = load_conversation(conversation)

@@ -19,11 +19,11 @@
 # **Memory** is what the agent learned about one user; **knowledge** is what the operator wrote in advance for
 # everyone (policies, manuals). They share the retrieval machinery and nothing else: knowledge lives in a namespace
 # of its own, every user reads it, only the operator's `memory-agent knowledge` command writes it, and the prompt
-# shows it in its own `<knowledge>` block, cited, within its own budget (`nodes/layers/knowledge.py`).
+# shows it in its own `<knowledge>` block, cited, within its own budget (`memory/layers/knowledge.py`).
 #
 # **Task episodes** are procedural memory by example: a turn that asks for a piece of work is recorded with its
 # approach, outcome, duration, token cost and a quality score; a similar task later is shown the best past
-# successes as few-shot examples (`nodes/layers/task_episodes.py`).
+# successes as few-shot examples (`memory/layers/task_episodes.py`).
 #
 # This notebook runs on the `scripted` chat model (it plays the replies below) and `hash:384` embeddings, so CI
 # runs it in seconds; what to look at is what reaches the model: the assembled prompt.
@@ -101,7 +101,7 @@ Prompt(turn.system_prompt)
 # No user can write the knowledge base, through the gate or otherwise; a user's forget and export never reach it.
 
 # %%
-from nodes.write_gate import KnowledgeReadOnly, MemoryGate  # noqa: E402
+from memory.write_policy.gate import KnowledgeReadOnly, MemoryGate  # noqa: E402
 from stores.namespaces import KNOWLEDGE_CHUNKS  # noqa: E402
 
 try:
@@ -111,7 +111,7 @@ except KnowledgeReadOnly as err:
 
 # %% [markdown]
 # ## 3. A task, recorded as an episode
-# "Write a cover letter…" is a task by rule (`nodes/tasks/rules.py`): the turn records an episode with the
+# "Write a cover letter…" is a task by rule (`memory/tasks/rules.py`): the turn records an episode with the
 # reply's outline as its approach, the answer check's score, then Sam's verdict replaces the score.
 
 # %%
@@ -146,7 +146,7 @@ Prompt(turn.system_prompt.split('<examples kind="tasks">', 1)[1].split("</exampl
 # The episodes are Sam's memory like any other: they are in his export, and his forget deletes them.
 
 # %%
-from nodes.privacy.export import export_user  # noqa: E402
+from memory.privacy.export import export_user  # noqa: E402
 
 exported = export_user(agent.store, UserScope("sam"), agent.data_dir)
 report = agent.forget("barista")

@@ -9,7 +9,7 @@ what our layers rely on from the local store:
   drops the item's stale vectors and lexemes; PostgresStore leaves them behind;
 - a ``batch`` is one transaction, as on the local store: PostgresStore pipelines an
   autocommit connection, where a put's deletes and inserts could commit apart (a
-  replaced document's old and new chunks both visible, or neither: nodes/knowledge/base.py);
+  replaced document's old and new chunks both visible, or neither: memory/knowledge/base.py);
 - ``atomic_update`` (the write gate's profile updates) is one transaction, serialised
   per item by an advisory lock, across processes and workers;
 - ``scrub``/``purge``/``expire`` make deletions physical: ``VACUUM FULL`` rewrites the

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from memory.privacy.forget import UserData, forget
 from models.loader import HashEmbeddings
-from nodes.privacy.forget import UserData, forget
 from stores.faiss_sqlite import FaissSqliteStore, maintenance
 from stores.namespaces import UserScope
 from tests.conftest import ROOT

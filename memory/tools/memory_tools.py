@@ -1,0 +1,106 @@
+"""Memory tools for function calling: ``remember``, ``search_memory``, ``forget``.
+
+The tools are made per run from a ``LayerEnv`` built from config, so the user
+they act for is fixed before the model sees them; no tool takes a user id, and
+a model cannot reach another user's memory by naming one. Writes go through
+``env.store``, the user's ``MemoryGate`` (consent, redaction, provenance).
+Searches read only the user's own namespaces, and every result is re-checked
+against the scope and redacted before it goes back into the prompt.
+``search_memory`` and ``forget`` are marked ``READS_MEMORY``: the graph's tools
+node settles background consolidation before either runs (memory/tools/tool_node.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from graph.prompts import FORGET_TOOL, REMEMBER_TOOL, SEARCH_MEMORY_TOOL
+from memory import clock
+from memory.layers.base import LayerEnv
+from memory.privacy.consent import is_memory_enabled
+from memory.privacy.forget import DEFAULT_THRESHOLD, UserData, forget
+from memory.tools.tool_node import READS_MEMORY
+from memory.write_policy.gate import MemoryOff
+from stores.namespaces import EPISODES, FACTS, PROFILE
+from stores.redaction.secrets import find_secrets, redact
+
+SEARCHED_KINDS = (FACTS, PROFILE, EPISODES)
+MEMORY_OFF = "Long-term memory is switched off for this user, so nothing is saved or recalled."
+
+
+def _text_of(value: dict[str, Any]) -> str:
+    """The memory's text; structured values (a profile) as their plain fields."""
+    if isinstance(value.get("text"), str):
+        return value["text"]
+    return "; ".join(
+        f"{k}: {v}" for k, v in value.items() if isinstance(v, (str, int, float)) and not k.endswith("_at")
+    )
+
+
+def _describe(saved: Any) -> str:
+    """One saved memory as text, whatever the semantic layer returns for it."""
+    if isinstance(saved, str):
+        return saved
+    if isinstance(saved, dict):
+        return _text_of(saved)
+    return str(getattr(saved, "text", saved))
+
+
+def make_memory_tools(
+    env: LayerEnv,
+    *,
+    checkpointer: BaseCheckpointSaver | None = None,
+    forget_threshold: float = DEFAULT_THRESHOLD,
+    k: int = 5,
+) -> list[BaseTool]:
+    """``remember``, ``search_memory`` and ``forget`` bound to ``env.scope``."""
+    scope = env.scope
+
+    def remember(text: str) -> str:
+        """Save a durable fact about the user, in the user's own words."""
+        kinds = sorted({kind for _, _, kind in find_secrets(text)})
+        if kinds:
+            return f"Not saved: that contains a secret ({', '.join(kinds)}). I never store secrets."
+        from memory.layers.semantic import remember as semantic_remember  # written alongside; import on use
+
+        try:  # the write gate decides; with memory off it refuses and nothing is stored
+            saved = semantic_remember(replace(env, now=clock.now()), text)
+        except MemoryOff:
+            return MEMORY_OFF
+        if not saved:
+            return "Nothing new to save: I already know that."
+        return "Saved: " + "; ".join(_describe(s) for s in saved)
+
+    def search_memory(query: str) -> str:
+        """Search what you remember about the user (facts, profile, past conversations)."""
+        if not is_memory_enabled(env.store, scope):
+            return MEMORY_OFF
+        hits = []
+        for kind in SEARCHED_KINDS:
+            for item in env.store.search(scope.ns(kind), query=query, limit=k):
+                if scope.owns(item.namespace):
+                    hits.append((item.score if item.score is not None else 0.0, kind, _text_of(item.value)))
+        hits.sort(key=lambda h: -h[0])
+        if not hits:
+            return "No matching memories."
+        return "\n".join(f"- [{kind}] {redact(text)}" for _, kind, text in hits[:k])
+
+    def forget_memory(text: str) -> str:
+        """Delete every memory about the user that matches the text, everywhere."""
+        try:  # forgetting re-indexes what survives, which must work with memory off
+            target = UserData.of(replace(env, store=env.gate.forgetting()), checkpointer)
+            return str(forget(target, text, threshold=forget_threshold))
+        except ValueError as err:
+            return f"Error: {err}"
+
+    return [
+        StructuredTool.from_function(remember, name="remember", description=REMEMBER_TOOL),
+        StructuredTool.from_function(search_memory, name="search_memory", description=SEARCH_MEMORY_TOOL,
+                                     metadata={READS_MEMORY: True}),
+        StructuredTool.from_function(forget_memory, name="forget", description=FORGET_TOOL,
+                                     metadata={READS_MEMORY: True}),
+    ]

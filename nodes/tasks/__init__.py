@@ -1,4 +1,0 @@
-"""Task episodes: procedural memory by example (rules, prompt block, shared pool).
-
-The layer itself is ``nodes/layers/task_episodes.py``.
-"""
