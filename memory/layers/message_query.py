@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from memory.layers.identifiers import content_words
-from memory.text import FUNCTION_WORDS, words
+from memory.text import FUNCTION_WORDS, content_words, words
 
 STOPWORDS = FUNCTION_WORDS | frozenset(
     """a after again am an as at be been before being both by did do does doing having her hers him his i if
@@ -58,7 +57,7 @@ def stem(word: str) -> str:
 
 def terms(text: str) -> set[str]:
     """Stemmed content words of ``text``: what usage tracking, excerpts and the lean prompt compare."""
-    return {stem(w) for w in content_words(text)}
+    return {stem(w) for w in content_words(text, "summary")}
 
 @dataclass(frozen=True)
 class QueryInfo:

@@ -68,9 +68,13 @@ docs = Path(tempfile.mkdtemp(prefix="shop-docs-"))
 (docs / "shipping.md").write_text(
     "# Shipping\n\nParcels leave the Lyon warehouse on weekdays. Standard delivery takes 2 to 4 working days; "
     "express delivery arrives the next working day when ordered before noon.\n", encoding="utf-8")
-print(operator("knowledge", "add", "--no-progress", str(docs)))
-print(operator("knowledge", "add", "--no-progress", str(docs)))  # again: unchanged, skipped
-print(operator("knowledge", "list"))
+def show(out: str) -> None:
+    print(out.replace(f"{docs}/", ""))  # the temp folder's name says nothing
+
+
+show(operator("knowledge", "add", "--no-progress", str(docs)))
+show(operator("knowledge", "add", "--no-progress", str(docs)))  # again: unchanged, skipped
+show(operator("knowledge", "list"))
 
 # %% [markdown]
 # ## 2. A policy question, answered from the document beside the user's own memory
