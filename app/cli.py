@@ -18,6 +18,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+import settings
+
 SET_AFTER = "set_after"  # --set given after the subcommand, added to those given before it
 
 
@@ -134,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from memory.clock import NOW_ENV, parse_now
 
-        when = args.now if args.now is not None else os.environ.get(NOW_ENV, "").strip() or None
+        when = args.now if args.now is not None else settings.NOW.read() or None
         if when is not None:
             os.environ[NOW_ENV] = parse_now(when).isoformat()  # checked before any work; every layer's clock reads it
         return COMMANDS[args.command](args)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from app.flags import context_from
 from app.runtime import MemoryAgent
-from graph.context import parse_setting
+from graph.context import env_value, parse_setting
 
 Handler = Callable[[argparse.Namespace], int]
 USER_ENV = "MEMORY_USER_ID"
@@ -38,7 +37,7 @@ def _named_user_agent(args: argparse.Namespace, what: str) -> MemoryAgent:
     """
     ctx = context_from(args)
     set_user = any(parse_setting(a)[0] == "user_id" for a in getattr(args, "set", None) or ())
-    if not (getattr(args, "user", None) or set_user or os.environ.get(USER_ENV, "").strip()):
+    if not (getattr(args, "user", None) or set_user or env_value("user_id")):
         raise ValueError(f"{what}: name the user with --user U (or set {USER_ENV}); nothing was changed")
     return MemoryAgent(ctx)
 

@@ -12,7 +12,6 @@ configured the server runs open only on a loopback address, for the single user
 from __future__ import annotations
 
 import ipaddress
-import os
 
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
@@ -21,6 +20,7 @@ from mcp.server.auth.settings import AuthSettings
 from app.mcp_memory import McpMemory, ToolRefused
 from app.mcp_server import build_server
 from graph.auth_tokens import Verifier, verifier_from_env
+from graph.context import env_value
 
 USER_ENV = "MEMORY_USER_ID"
 
@@ -56,7 +56,7 @@ def is_loopback(host: str) -> bool:
 
 def configured_user(given: str | None) -> str:
     """The user from ``--user`` or ``MEMORY_USER_ID``; an error when neither says."""
-    user = given or os.environ.get(USER_ENV, "").strip()
+    user = given or env_value("user_id")
     if not user:
         raise ValueError(f"say whose memory this is: --user U (or {USER_ENV})")
     return user

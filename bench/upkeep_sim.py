@@ -20,7 +20,7 @@ sentence from the remembered sentence that holds the answer, in the second perso
 The scripted test model instead repeats six memory lines in every reply; the
 questions are logged like any turn, so its replies would come back as recalled
 messages and mark every recalled memory as used (which no real answer does, and
-which stops upkeep from ever forgetting an unused episode).
+which stops upkeep from ever pruning an unused episode).
 
     python -m bench.upkeep_sim [--sessions 200] [--seeds 7,8,9,10] [--embedding hash:384] [--episode-ttl-days 180]
 """

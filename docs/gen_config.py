@@ -1,4 +1,4 @@
-"""Writes the configuration table in docs/configuration.md from ``Context``.
+"""Writes the configuration tables in docs/configuration.md from ``Context`` and ``settings``.
 
 The table used to restate ``graph/context.py`` by hand and drifted from it. Now each
 row is a ``Context`` field: its environment key (``MEMORY_<FIELD>``), its default,
@@ -15,6 +15,7 @@ import sys
 from dataclasses import MISSING, Field, fields
 from pathlib import Path
 
+import settings
 from graph.context import ENV_PREFIX, SERVER_SETTINGS, Context
 
 DOC = Path(__file__).resolve().parent / "configuration.md"
@@ -44,6 +45,11 @@ def table() -> str:
         who = "server only" if f.name in SERVER_SETTINGS else "per run"
         meaning = QUOTED.sub(r"`\1`", str(f.metadata.get("description", ""))).replace("|", "\\|")
         rows.append(f"| `{ENV_PREFIX}{f.name.upper()}` | {_default(f)} | {who} | {meaning} |")
+    rows += ["", "The other environment variables, declared in `settings/__init__.py` (not `Context` fields):", ""]
+    rows += ["| variable | default | kind | meaning |", "|---|---|---|---|"]
+    for s in settings.ALL:
+        default = f"`{s.default}`" if s.default else "—"
+        rows.append(f"| `{s.name}` | {default} | {s.group} | {s.doc.replace('|', chr(92) + '|')} |")
     return "\n".join(rows)
 
 

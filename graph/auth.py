@@ -36,12 +36,12 @@ listed by ``GET /threads/{id}/runs``) while the server redacts input.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Mapping
 from typing import Any
 
 from langgraph_sdk import Auth
 
+import settings
 from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, use_verifier
 from graph.context import Context
 from graph.identity import AUTHENTICATED
@@ -55,7 +55,7 @@ __all__ = ["auth", "use_verifier"]
 log = logging.getLogger("memory.auth")
 auth = Auth()
 
-OPERATORS_ENV = "MEMORY_AUTH_OPERATORS"  # comma-separated user ids that may write knowledge over HTTP
+OPERATORS_ENV = settings.AUTH_OPERATORS.name  # comma-separated user ids that may write knowledge over HTTP
 OPEN_USER: Auth.types.MinimalUserDict = {"identity": "anonymous", "is_authenticated": False, "permissions": []}
 SYSTEM = {"created_by": "system"}  # how the server marks the assistants it makes from langgraph.json
 
@@ -247,7 +247,7 @@ async def own_namespaces(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
 
 def operators() -> frozenset[str]:
     """The identities allowed to write the shared knowledge base over HTTP (``MEMORY_AUTH_OPERATORS``)."""
-    return frozenset(u.strip() for u in os.environ.get(OPERATORS_ENV, "").split(",") if u.strip())
+    return frozenset(u.strip() for u in settings.AUTH_OPERATORS.read().split(",") if u.strip())
 
 
 def _knowledge_access(action: str, caller: str | None) -> None:

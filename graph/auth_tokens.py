@@ -19,10 +19,10 @@ own, and both must check tokens with the same verifier.
 from __future__ import annotations
 
 import hmac
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+import settings
 from stores.namespaces import InvalidUserId, validate_user_id
 
 Verifier = Callable[[str], "str | None"]
@@ -97,16 +97,15 @@ class JwtVerifier:
 
 def verifier_from_env(env: Mapping[str, str] | None = None) -> Verifier | None:
     """The verifier the environment asks for; None means no auth (local Studio)."""
-    env = os.environ if env is None else env
-    if key := env.get("MEMORY_AUTH_JWT_KEY", "").strip():
-        algorithms = tuple(a.strip() for a in env.get("MEMORY_AUTH_JWT_ALGORITHMS", "HS256").split(",") if a.strip())
+    if key := settings.AUTH_JWT_KEY.read(env):
+        algorithms = tuple(a.strip() for a in settings.AUTH_JWT_ALGORITHMS.read(env).split(",") if a.strip())
         return JwtVerifier(
             key.replace("\\n", "\n"),
             algorithms,
-            audience=env.get("MEMORY_AUTH_JWT_AUDIENCE") or None,
-            issuer=env.get("MEMORY_AUTH_JWT_ISSUER") or None,
+            audience=settings.AUTH_JWT_AUDIENCE.read(env) or None,
+            issuer=settings.AUTH_JWT_ISSUER.read(env) or None,
         )
-    if spec := env.get("MEMORY_AUTH_TOKENS", "").strip():
+    if spec := settings.AUTH_TOKENS.read(env):
         return StaticTokens.parse(spec)
     return None
 

@@ -129,9 +129,10 @@ class Context:
         default=14.0,
         metadata=_meta("Upkeep: episodes older than this are rolled up into weekly, then monthly summaries."),
     )
-    upkeep_forget_days: float = field(
+    upkeep_prune_days: float = field(
         default=30.0,
-        metadata=_meta("Upkeep: an unused episode older than this that adds nothing to its roll-up is forgotten."),
+        metadata=_meta("Upkeep: an unused episode older than this that adds nothing to its roll-up is pruned "
+                       "(ageing; forgetting is only ever the user's deletion)."),
     )
     upkeep_reflect_importance: float = field(
         default=60.0,
@@ -199,6 +200,11 @@ class Context:
         base = PRESETS[self.preset]
         given = (self.w_relevance, self.w_recency, self.w_importance)
         return tuple(g if g >= 0 else b for g, b in zip(given, base))  # type: ignore[return-value]
+
+
+def env_value(field_name: str) -> str:
+    """What the environment (or .env, once a Context has loaded it) says for a field, "" when unset."""
+    return os.environ.get(ENV_PREFIX + field_name.upper(), "").strip()
 
 
 def _on_event_loop() -> bool:

@@ -8,10 +8,11 @@ setting moves every command's clock at once.
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime
 
-NOW_ENV = "MEMORY_NOW"
+import settings
+
+NOW_ENV = settings.NOW.name
 
 
 def parse_time(value: str | datetime | None) -> datetime | None:
@@ -37,5 +38,5 @@ def parse_now(text: str) -> datetime:
 
 def now() -> datetime:
     """The current time: ``MEMORY_NOW`` when set, else the system clock (UTC)."""
-    raw = os.environ.get(NOW_ENV, "").strip()
+    raw = settings.NOW.read()
     return parse_now(raw) if raw else datetime.now(UTC)

@@ -31,6 +31,7 @@ from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_huggingface import ChatHuggingFace, HuggingFacePipeline
 from pydantic import PrivateAttr
 
+import settings
 from models.packaged import packaged_file
 
 MODEL_NAME = "SmolLM2-135M-Instruct"
@@ -40,10 +41,10 @@ REPEAT_PENALTY = 1.3  # tiny models loop on greedy decoding ("I'm sorry for any 
 
 def model_cache_dir() -> Path:
     """Where converted models are kept: ``MEMORY_MODEL_CACHE_DIR``, else the user's cache folder."""
-    explicit = os.environ.get("MEMORY_MODEL_CACHE_DIR")
+    explicit = settings.MODEL_CACHE_DIR.read()
     if explicit:
         return Path(explicit).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = settings.XDG_CACHE_HOME.read() or str(Path.home() / ".cache")
     return Path(base) / "agent-memory-starter"
 
 

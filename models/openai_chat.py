@@ -20,7 +20,6 @@ default whenever tools are sent, but the llama.cpp server reads a missing
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 from urllib.parse import urlparse
@@ -31,14 +30,16 @@ from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_openai import ChatOpenAI
 
-TOKEN_LIMIT_ENV = "MEMORY_TOKEN_LIMIT_FIELD"
+import settings
+
+TOKEN_LIMIT_ENV = settings.TOKEN_LIMIT_FIELD.name
 TOKEN_LIMIT_FIELDS = ("auto", "max_tokens", "max_completion_tokens")
 TokenLimitField = Literal["max_tokens", "max_completion_tokens"]
 
 
 def openai_base_url() -> str | None:
     """The base URL the OpenAI client will use (``OPENAI_BASE_URL``, or LangChain's ``OPENAI_API_BASE``)."""
-    return os.environ.get("OPENAI_API_BASE") or os.environ.get("OPENAI_BASE_URL") or None
+    return settings.OPENAI_API_BASE.read() or settings.OPENAI_BASE_URL.read() or None
 
 
 def token_limit_field(setting: str | None = None, base_url: str | None = None) -> TokenLimitField:
@@ -47,7 +48,7 @@ def token_limit_field(setting: str | None = None, base_url: str | None = None) -
     ``auto``: ``max_completion_tokens`` for OpenAI itself (no base URL, or
     ``api.openai.com``), ``max_tokens`` for any other server.
     """
-    chosen = (setting if setting is not None else os.environ.get(TOKEN_LIMIT_ENV, "")).strip() or "auto"
+    chosen = (setting.strip() if setting is not None else settings.TOKEN_LIMIT_FIELD.read()) or "auto"
     if chosen not in TOKEN_LIMIT_FIELDS:
         raise ValueError(f"{TOKEN_LIMIT_ENV} must be one of {', '.join(TOKEN_LIMIT_FIELDS)}, not {chosen!r}")
     if chosen != "auto":

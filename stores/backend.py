@@ -8,9 +8,9 @@ dev`` (through graph/studio.py) all ask here, so they agree.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
+import settings
 from stores.data_dir import DataDirError
 
 BACKENDS = ("local", "postgres")
@@ -30,12 +30,12 @@ class Backend:
 
 def backend_from_env() -> Backend:
     """``MEMORY_BACKEND`` (default ``local``) and ``POSTGRES_URI``, checked with a one-line error."""
-    kind = (os.environ.get("MEMORY_BACKEND") or "local").strip().lower()
+    kind = settings.BACKEND.read().lower()
     if kind not in BACKENDS:
         raise DataDirError(f"MEMORY_BACKEND={kind!r} is not one of {', '.join(BACKENDS)}")
     if kind == "local":
         return Backend()
-    uri = (os.environ.get("POSTGRES_URI") or "").strip()
+    uri = settings.POSTGRES_URI.read()
     if not uri:
         raise DataDirError("MEMORY_BACKEND=postgres needs POSTGRES_URI (e.g. postgresql://user:pass@host:5432/db)")
     return Backend("postgres", uri)

@@ -78,3 +78,14 @@ def test_each_benchmark_section_names_a_command_that_exists() -> None:
         assert modules, f"bench/README.md section {title!r} is not headed by its command"
         for module in modules:
             assert importlib.util.find_spec(module), f"{title!r}: no module {module}"
+
+
+def test_the_architecture_layout_follows_the_layering_contract() -> None:
+    """docs/architecture.md's layout table lists the contract's layers in the contract's order (app/ last)."""
+    import tomllib
+
+    contract = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"][0]
+    tops = list(dict.fromkeys(layer.split(".")[0].split(" ")[0] for layer in contract["layers"]))
+    rows = re.findall(r"^\| `(\w+)/`", (ROOT / "docs" / "architecture.md").read_text(), re.M)
+    documented = [r for r in dict.fromkeys(rows) if r in tops]
+    assert [t for t in tops if t != "app"] == [r for r in documented if r != "app"], (tops, rows)

@@ -16,8 +16,8 @@ from memory.layers.excerpt import excerpt
 from memory.layers.message_log import MessageLogLayer
 from memory.layers.message_text import repeats_question
 from memory.prompt import select_within_budget
-from memory.upkeep.forget import forget_step
 from memory.upkeep.promote import promote_step
+from memory.upkeep.prune import prune_step
 from memory.upkeep.rollup import rollup_step
 from nodes.usage import record_usage
 from stores.namespaces import EPISODES, FACTS
@@ -48,7 +48,7 @@ def test_a_rollup_carries_statements_once_and_leaves_out_questions_and_requests(
     assert "Week 2025-W03" not in rollups["2025-01"]["text"]
 
 
-def test_forget_drops_unused_episodes_a_rollup_carries_and_keeps_the_rest(agent: MemoryAgent) -> None:
+def test_prune_drops_unused_episodes_a_rollup_carries_and_keeps_the_rest(agent: MemoryAgent) -> None:
     plant(agent, session("restated", 0, "My partner is Sam.", "How do I boil an egg?"),
           session("used", 1, "My partner is Sam.", "Tell me a joke."),
           session("chatter", 2, "What's a good podcast?"),
@@ -59,7 +59,7 @@ def test_forget_drops_unused_episodes_a_rollup_carries_and_keeps_the_rest(agent:
                if i.value is not None and i.value.get("thread") == "used")
     assert record_usage(env_at(agent, 20), [("episode", key, "2025-01-26T10:00:00+00:00")]) == 1
     assert used["text"]
-    report = forget_step(env_at(agent, 60), dry_run=False)
+    report = prune_step(env_at(agent, 60), dry_run=False)
     assert report.counts == {"episodes forgotten": 2, "episodes trimmed to what they tell": 2}
     kept = _episodes(agent)
     assert set(kept) == {"used", "recent"}  # used once; too recent (30 days)
@@ -67,12 +67,12 @@ def test_forget_drops_unused_episodes_a_rollup_carries_and_keeps_the_rest(agent:
     assert kept["used"]["text"] == "User: My partner is Sam." and kept["recent"]["text"] == "User: My partner is Sam."
     assert kept["used"]["sources"] == used["sources"]
     assert [v for v in values(agent, EPISODES) if v.get("level")]  # the roll-ups stay
-    assert forget_step(env_at(agent, 60), dry_run=False).changed == 0
+    assert prune_step(env_at(agent, 60), dry_run=False).changed == 0
 
 
-def test_forget_keeps_an_episode_with_a_line_no_rollup_carries(agent: MemoryAgent) -> None:
+def test_prune_keeps_an_episode_with_a_line_no_rollup_carries(agent: MemoryAgent) -> None:
     plant(agent, session("s1", 0, "I ran the Lisbon half marathon."))
-    assert forget_step(env_at(agent, 60), dry_run=False).changed == 0  # not rolled up yet: nothing carries it
+    assert prune_step(env_at(agent, 60), dry_run=False).changed == 0  # not rolled up yet: nothing carries it
     assert set(_episodes(agent)) == {"s1"}
 
 
@@ -99,10 +99,10 @@ def test_a_question_asked_again_is_not_recalled_and_another_message_takes_its_pl
 def test_small_talk_only_goes_at_the_first_pass_whatever_its_age(agent: MemoryAgent) -> None:
     plant(agent, session("chatter", 58, "What's a good podcast?", "Tell me a joke."),
           session("told", 58, "I adopted a kitten called Miso.", "What's a good podcast?"))
-    report = forget_step(env_at(agent, 60), dry_run=True)
+    report = prune_step(env_at(agent, 60), dry_run=True)
     assert report.counts == {"episodes forgotten": 1, "episodes trimmed to what they tell": 1}
     assert set(_episodes(agent)) == {"chatter", "told"}  # a dry run writes nothing
-    forget_step(env_at(agent, 60), dry_run=False)
+    prune_step(env_at(agent, 60), dry_run=False)
     assert {k: v["text"] for k, v in _episodes(agent).items()} == {"told": "User: I adopted a kitten called Miso."}
 
 
@@ -128,7 +128,7 @@ def test_a_past_message_a_shown_excerpt_quotes_is_left_out(agent: MemoryAgent) -
     plant(agent, session("s1", 0, "I broke my wrist skiing in Chamonix.", "I live in Paris, near the canal."),
           session("s2", 9, "I ran the Lisbon half marathon."))
     rollup_step(env_at(agent, 60), dry_run=False)
-    forget_step(env_at(agent, 60), dry_run=False)
+    prune_step(env_at(agent, 60), dry_run=False)
     env = env_at(agent, 61)
     env = replace(env, context=replace(env.context, recency_half_life_days=90.0))
     recalled = [r.as_dict() for layer in agent.layers for r in layer.recall(env, "Where did I break my wrist?")]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterable
 from datetime import datetime
@@ -10,12 +9,13 @@ from typing import Any
 
 from langgraph.store.base import Item
 
+import settings
 from memory.clock import parse_time
 from memory.layers.base import LayerEnv
 from stores.namespaces import SETTINGS
 
 PAGE = 500
-PAUSE_ENV = "MEMORY_UPKEEP_TEST_PAUSE"  # test hook: seconds to sleep between writes, so a test can kill mid-pass
+PAUSE_ENV = settings.UPKEEP_TEST_PAUSE.name  # test hook: seconds to sleep between writes, so a test can kill mid-pass
 
 
 def all_items(env: LayerEnv, kind: str) -> list[Item]:
@@ -41,7 +41,7 @@ def union(*groups: Iterable[str]) -> list[str]:
 
 def pause() -> None:
     """Sleep ``MEMORY_UPKEEP_TEST_PAUSE`` seconds when set (kill -9 tests); a no-op otherwise."""
-    seconds = float(os.environ.get(PAUSE_ENV) or 0)
+    seconds = float(settings.UPKEEP_TEST_PAUSE.read() or 0)
     if seconds > 0:
         time.sleep(seconds)
 

@@ -1,6 +1,6 @@
 """Upkeep's retention step: what the user said before the retention limit leaves every copy.
 
-Runs after the roll-ups and forgetting, so a roll-up written in this very pass
+Runs after the roll-ups and pruning, so a roll-up written in this very pass
 loses its lines older than the limit before the pass ends; it deletes and
 scrubs through ``memory/privacy/retention.py`` (the same code as the expiry
 sweep), with the gate's consent rule off: retention must work with memory off.

@@ -81,7 +81,7 @@ def _rollup(env: LayerEnv, level: str, key: str, members: list[Item], old: dict[
         cites = sorted(set(cites) | set(old.get("cites", ())))
     lines = told_once(texts, titled=level == "month")
     if not lines and old is None:
-        return None  # small talk only: nothing to carry forward (forget.py lets such episodes go)
+        return None  # small talk only: nothing to carry forward (prune.py lets such episodes go)
     start, end = _period(level, key)
     title = f"Week {key[5:]} ({start:%d %b}–{end - timedelta(days=1):%d %b %Y})" if level == "week" \
         else f"{start:%B %Y}"

@@ -1,8 +1,8 @@
 """One upkeep pass for one user: the seven steps in order, each reported with counts.
 
 Order matters: merging first means later steps see one copy of each memory;
-roll-ups are written before forgetting and expiry, so an episode is summed up
-before it goes; forgetting comes before expiry, whose scrub removes the bytes of both;
+roll-ups are written before pruning and expiry, so an episode is summed up
+before it goes; pruning comes before expiry, whose scrub removes the bytes of both;
 retention (memory/upkeep/retain.py) comes after the roll-ups, so no line they
 write outlives the retention limit.
 Each step is safe to interrupt (see the steps' docstrings), so the pass is too.
@@ -19,11 +19,11 @@ from langchain_core.language_models import BaseChatModel
 
 from memory.layers.base import LayerEnv
 from memory.upkeep.expire import expire_step
-from memory.upkeep.forget import forget_step
 from memory.upkeep.history import pass_record
 from memory.upkeep.items import pause, write_state
 from memory.upkeep.merge import merge_step
 from memory.upkeep.promote import promote_step
+from memory.upkeep.prune import prune_step
 from memory.upkeep.reflect import reflect_step
 from memory.upkeep.report import StepReport, UpkeepReport
 from memory.upkeep.retain import retention_step
@@ -34,7 +34,7 @@ STEPS: tuple[tuple[str, Step], ...] = (
     ("merge", merge_step),
     ("promote", promote_step),
     ("roll-up", rollup_step),
-    ("forget", forget_step),
+    ("prune", prune_step),
     ("expire", expire_step),
 )
 

@@ -1,7 +1,7 @@
-"""Step 4: forget episodes that add nothing, so recall is not filled with small talk and repeats.
+"""Step 4: prune episodes that add nothing, so recall is not filled with small talk and repeats.
 
 An episode stays worth recalling for what it alone holds. Once it is older than
-``upkeep_forget_days`` and no answer ever used it (``use_count`` 0, see
+``upkeep_prune_days`` and no answer ever used it (``use_count`` 0, see
 nodes/usage.py), it is forgotten when every line that tells something is
 carried, word for word, by a roll-up that cites it (rollup.py) — a restated
 "My partner is Alex." lives on in the week's summary — and the rest is questions
@@ -29,9 +29,9 @@ from memory.upkeep.report import StepReport
 from stores.namespaces import EPISODES
 
 
-def forget_step(env: LayerEnv, *, dry_run: bool) -> StepReport:
+def prune_step(env: LayerEnv, *, dry_run: bool) -> StepReport:
     """Delete the unused old episodes whose every telling line a citing roll-up carries."""
-    report = StepReport("forget")
+    report = StepReport("prune")
     items = all_items(env, EPISODES)
     carried: dict[str, set[str]] = {}  # episode key -> the lines of the roll-ups that cite it
     for item in items:
@@ -39,8 +39,8 @@ def forget_step(env: LayerEnv, *, dry_run: bool) -> StepReport:
             lines = {line.lower() for line in told_lines(str(item.value["text"]))}
             for key in item.value.get("cites", ()):
                 carried.setdefault(str(key), set()).update(lines)
-    cutoff = env.now - timedelta(days=float(env.context.upkeep_forget_days))
-    gone = [i for i in items if forgettable(i.value, carried.get(i.key, set()), cutoff) and not expired(i.value,
+    cutoff = env.now - timedelta(days=float(env.context.upkeep_prune_days))
+    gone = [i for i in items if prunable(i.value, carried.get(i.key, set()), cutoff) and not expired(i.value,
                                                                                                      env.now)]
     report.add("episodes forgotten", len(gone))
     ns = env.scope.ns(EPISODES)
@@ -74,7 +74,7 @@ def trim(value: dict[str, Any]) -> dict[str, Any] | None:
     return {**value, "text": "\n".join(told)}
 
 
-def forgettable(value: dict[str, Any], carried: set[str], cutoff: Any) -> bool:
+def prunable(value: dict[str, Any], carried: set[str], cutoff: Any) -> bool:
     """An episode (not a roll-up), unused, that tells nothing: small talk only (at any age), or from
     before ``cutoff`` with every telling line in ``carried``.
     """
