@@ -230,31 +230,3 @@ def test_a_long_document_never_crowds_out_the_profile_or_facts() -> None:
     prompt = memory_prompt(ctx, passages + memories)
     assert "User lives in Paris" in prompt and "User is allergic to peanuts" in prompt
     assert 1 <= prompt.count("manual.md § Part") <= 3
-
-
-@pytest.mark.parametrize("wait_s", [0.8, 1.6])
-def test_a_kill_mid_ingest_leaves_one_version_whole(tmp_path: Path, wait_s: float) -> None:
-    """Killed at whatever point it reached, a re-add leaves the old version whole or the new one whole."""
-    import signal
-    import time
-
-    data, doc = tmp_path / "data", tmp_path / "manual.md"
-    sections = 400
-
-    def version(word: str) -> str:
-        return "".join(f"# Part {n}\n\n{word} passage number {n} about returns.\n\n" for n in range(sections))
-
-    doc.write_text(version("oldmarker"), encoding="utf-8")
-    _cli(data, "knowledge", "add", str(doc))
-    doc.write_text(version("newmarker"), encoding="utf-8")
-    cmd = [sys.executable, "-m", "app.cli", "--data-dir", str(data), "--embedding-model", "hash:384",
-           "knowledge", "add", "--no-progress", str(doc)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=cli_env(0), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(wait_s)  # anywhere in the run: the property holds at every point
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    hits = _search(data, "passage number about returns", k=5 * sections)
-    words = {("newmarker" if "newmarker" in h["text"] else "oldmarker") for h in hits}
-    assert len(words) == 1 and len(hits) == sections
-    listed = _cli(data, "knowledge", "list").stdout
-    assert f"{sections} chunk(s)" in listed
