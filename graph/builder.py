@@ -24,9 +24,9 @@ Inputs (``TurnInput``): a turn's ``messages``, and the run's ``mode``
 straight to ``consolidate`` and a "consolidate_thread" run to
 ``consolidate_deferred``. They are entries of this graph, not graphs of their
 own, because they act on the chat thread's own state (docs/architecture.md,
-"Run modes"). ``defer_consolidation``
-splits a turn's consolidation. Outputs (``TurnOutput``): what the CLI and a
-server client read of a run.
+"Input, output and run modes"). ``defer_consolidation`` splits a turn's
+consolidation. Outputs (``TurnOutput``): what the CLI and a server client read
+of a run.
 """
 
 from __future__ import annotations

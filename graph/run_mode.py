@@ -1,12 +1,12 @@
 """The chat graph's run modes: what a run's input asks for, read once, at START.
 
 One graph serves three kinds of run because all three act on the chat thread's
-own checkpointed state (docs/architecture.md, "Run modes"): a ``turn`` (the
-input's ``messages``), an ``end_session`` (close the session: consolidate it, no
-reply) and a ``consolidate_thread`` run (consolidate the deferred turns of
-``chat_thread``, by default the run's own thread). The input says which in one
-typed field, ``mode``; START routes on it, so each mode is an entry edge Studio
-draws.
+own checkpointed state (docs/architecture.md, "Input, output and run modes"): a
+``turn`` (the input's ``messages``), an ``end_session`` (close the session:
+consolidate it, no reply) and a ``consolidate_thread`` run (consolidate the
+deferred turns of ``chat_thread``, by default the run's own thread). The input
+says which in one typed field, ``mode``; START routes on it, so each mode is an
+entry edge Studio draws (graph/builder.py).
 
 ``mode`` and ``chat_thread`` are input only: their channels are ephemeral, read
 by the first node and then gone, so a thread's next plain input is a turn again
