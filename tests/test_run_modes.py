@@ -95,6 +95,7 @@ def test_an_unknown_mode_is_refused_in_one_line_and_nothing_changes(ctx: Context
             agent.graph.invoke({"mode": "close"}, agent.config("t1"), context=agent.context)
         assert refused.value.args == ("unknown run mode 'close': use turn, end_session or consolidate_thread",)
         assert (agent.state("t1"), len(agent.store.search(("users",), limit=1000))) == before
+        assert agent.say("Suggest a recipe.", "t1").reply  # the thread takes its next turn as before
 
 
 @pytest.mark.parametrize("mode, entry", [("end_session", "consolidate"), ("consolidate_thread", "consolidate_deferred")])
