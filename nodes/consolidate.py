@@ -16,8 +16,9 @@ session — that is where LLM-backed summaries and extraction happen, off the ho
 path. Each mode has its entry (graph/run_mode.py): a session end enters here
 (START -> consolidate), so this node is its first and checks the thread's owner,
 as ``commands`` does for a turn; a ``consolidate_thread`` run enters
-``consolidate_deferred`` (nodes/consolidate_deferred.py). Each turn also records which shown memories
-the reply used (nodes/usage.py) and tallies it per session (``memory_usage``).
+``consolidate_deferred`` (nodes/consolidate_deferred.py). Each turn also records
+which shown memories the reply used (nodes/usage.py) and tallies it per session
+(``memory_usage``).
 Rule review uses LangGraph's ``interrupt`` in the procedural layer's node: that
 node re-runs on resume (the other layers' nodes have finished), which is why
 every layer's writes are idempotent.
