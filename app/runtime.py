@@ -132,7 +132,7 @@ class MemoryAgent:
         """One turn. Bad input raises ``InvalidInput`` before anything is stored."""
         check_user_text(text, self.context.max_message_chars)
         msg = HumanMessage(content=text, id=str(uuid.uuid4()))
-        turn = {"messages": [msg], "end_session": False, "defer_consolidation": self.worker is not None}
+        turn = {"messages": [msg], "mode": "turn", "defer_consolidation": self.worker is not None}
         out = self.graph.invoke(turn, self.config(thread), context=self.context)
         self._schedule(thread)
         return self._result(out)
@@ -150,7 +150,7 @@ class MemoryAgent:
         """
         self.flush(thread)
         usage = dict(self.state(thread).get("memory_usage") or {})
-        out = self.graph.invoke({"end_session": True}, self.config(thread), context=self.context)
+        out = self.graph.invoke({"mode": "end_session"}, self.config(thread), context=self.context)
         return replace(self._result(out), reply="", usage=usage)
 
     def flush(self, thread: str | None = None) -> None:

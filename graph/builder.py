@@ -1,13 +1,15 @@
 """The one small builder that wires memory layers into the turn graph, each layer a node.
 
-    START ─► commands ─► retrieve ─┬► recall_<layer> (one per layer, in parallel) ─┬► assemble ─► respond ⇄ tools
-               │  │        │       └───────── (memory off) ──────────────────────┘                │
-               │  │        └► END (refused input)                                    check ◄───────┘
-               │  │                                                 ┌─ (verdict "retry") ─► respond
-               │  └──── (end_session, consolidate_thread) ──► consolidate ◄── (ok / flagged / off)
-               └──── (a memory command in plain words) ─► END    │   └► END (consolidate_thread run)
-                                                                  ▼
-                          consolidate_<layer> (one per layer, in parallel) ─► consolidate_done ─► END
+    START ─┬─ (turn) ──► commands ─► retrieve ─┬► recall_<layer> (one per layer, in parallel) ─┬► assemble
+           │               │           │       └───────── (memory off) ──────────────────────┘     │
+           │               │           └► END (refused input)                                     ▼
+           │               └► END (a memory command in plain words)           check ◄──── respond ⇄ tools
+           │                                                 ┌─ (verdict "retry") ─► respond
+           ├─ (end_session) ──► consolidate ◄── (ok / flagged / off)
+           │                      │   └► END (another user's thread)
+           │                      ▼
+           │      consolidate_<layer> (one per layer, in parallel) ─► consolidate_done ─► END
+           └─ (consolidate_thread) ──► consolidate_deferred ─► END
 
 Pass ``layers`` to swap, add or remove a memory layer: each one is a
 ``recall_<name>`` and a ``consolidate_<name>`` node (names must be unique); pass
@@ -17,16 +19,19 @@ tools); pass ``context_schema`` for what a run's ``context`` may carry (the
 server's graph takes ``RunContext``, per-run settings only). Whether a model is
 offered tools at all is the context's ``chat_tools`` setting.
 
-Inputs (``TurnInput``): a turn's ``messages``, or one of the two other run
-modes, still flags of the same graph because they act on the chat thread's own
-state (docs/architecture.md, "Run modes"): ``end_session`` and
-``consolidate_thread``; ``defer_consolidation`` splits a turn's consolidation.
-Outputs (``TurnOutput``): what the CLI and a server client read of a run.
+Inputs (``TurnInput``): a turn's ``messages``, and the run's ``mode``
+(graph/run_mode.py): START routes a "turn" to ``commands``, an "end_session"
+straight to ``consolidate`` and a "consolidate_thread" run to
+``consolidate_deferred``. They are entries of this graph, not graphs of their
+own, because they act on the chat thread's own state (docs/architecture.md,
+"Input, output and run modes"). ``defer_consolidation`` splits a turn's
+consolidation. Outputs (``TurnOutput``): what the CLI and a server client read
+of a run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -37,6 +42,7 @@ from langgraph.store.base import BaseStore
 from langgraph.types import Checkpointer
 
 from graph.context import Context
+from graph.run_mode import CONSOLIDATE_THREAD, END_SESSION, TURN, run_mode
 from graph.state import State, TurnInput, TurnOutput
 from memory.env import make_env
 from memory.layers import default_layers
@@ -49,11 +55,18 @@ from nodes.check.node import make_check
 from nodes.check.retry import RETRY
 from nodes.commands import make_commands
 from nodes.consolidate import NONE, log_of, make_consolidate, make_consolidate_done
+from nodes.consolidate_deferred import make_consolidate_deferred
 from nodes.consolidate_layer import make_consolidate_layer
 from nodes.respond import make_respond
 from nodes.retrieve import make_recall, make_retrieve
 
-NODES = ("commands", "retrieve", "assemble", "respond", "check", "consolidate", "consolidate_done")
+NODES = (
+    "commands", "retrieve", "assemble", "respond", "check", "consolidate", "consolidate_done", "consolidate_deferred"
+)
+# Where each run mode (a ``RunMode``) enters the graph: the labels of START's edges in Studio.
+ENTRIES: dict[Hashable, str] = {
+    TURN: "commands", END_SESSION: "consolidate", CONSOLIDATE_THREAD: "consolidate_deferred"
+}
 
 
 def recall_node(layer: MemoryLayer) -> str:
@@ -127,7 +140,7 @@ def _add_consolidation(
 
     def after_consolidate(state: dict[str, Any]) -> str | list[str]:
         if (state.get("consolidation") or {}).get("mode") == NONE:
-            return END  # a consolidate_thread run: done in consolidate itself
+            return END  # a session end refused (another user's thread): nothing to consolidate
         return names or "consolidate_done"
 
     g.add_conditional_edges("consolidate", after_consolidate, [*names, "consolidate_done", END])
@@ -144,7 +157,7 @@ def build_graph(
     """The uncompiled turn graph (``langgraph dev`` compiles it with its own persistence)."""
     layers = _unique(default_layers() if layers is None else layers)
     g = StateGraph(State, context_schema=context_schema, input_schema=TurnInput, output_schema=TurnOutput)
-    g.add_node("commands", make_commands(layers), destinations=("retrieve", "consolidate", END))
+    g.add_node("commands", make_commands(layers), destinations=("retrieve", END))
     g.add_node("retrieve", make_retrieve())
     g.add_node("assemble", make_assemble([layer.name for layer in layers]))
     add_recall(g, layers)
@@ -152,7 +165,9 @@ def build_graph(
     g.add_node("tools", make_tool_node(tool_factory or (lambda runtime, state: []), before_read=_settler(layers)))
     g.add_node("check", make_check())
     _add_consolidation(g, layers, chat_model)
-    g.add_edge(START, "commands")
+    g.add_node("consolidate_deferred", make_consolidate_deferred(layers))
+    g.add_edge("consolidate_deferred", END)
+    g.add_conditional_edges(START, run_mode, ENTRIES)
     g.add_edge("assemble", "respond")
     g.add_conditional_edges("respond", _after_respond, ["tools", "check"])
     g.add_edge("tools", "respond")

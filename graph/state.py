@@ -8,6 +8,8 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict  # the server reads schemas from this one on 3.11
 
+from graph.run_mode import ChatThreadField, ConsolidateThreadFlag, EndSessionFlag, ModeField
+
 
 def merge_recall(
     old: dict[str, list[dict[str, Any]]] | None, new: dict[str, list[dict[str, Any]]] | None
@@ -37,14 +39,16 @@ class State(TypedDict, total=False):
     # The same memories in layer order, as assemble rendered them; kept so Studio shows it.
     recalled: list[dict[str, Any]]
     system_prompt: str
-    # Input flag: close the session (consolidate, no reply).
-    end_session: bool
+    # The run's mode and a consolidation run's chat thread: input only, gone after the
+    # first node (graph/run_mode.py). START routes on the mode.
+    mode: ModeField
+    chat_thread: ChatThreadField
+    # Deprecated spellings of the two run modes, input only too.
+    end_session: EndSessionFlag
+    consolidate_thread: ConsolidateThreadFlag
     # Input flag for a turn: leave the background layers' part of consolidation to a later,
-    # debounced run (nodes/background.py). Reset after every turn, like ``end_session``.
+    # debounced run (nodes/background.py). Reset after every turn.
     defer_consolidation: bool
-    # Input for a consolidation-only run (the server's delayed run): the chat thread whose
-    # deferred turns to consolidate now. "" otherwise.
-    consolidate_thread: str
     # This session's usage tally: recalled memories shown and used by the answers (nodes/usage.py).
     memory_usage: dict[str, int]
     # Why the last input was refused ("" when it was accepted).
@@ -67,14 +71,22 @@ class State(TypedDict, total=False):
 
 
 class TurnInput(TypedDict, total=False):
-    """What a caller passes to the chat graph: a turn's messages, or a run-mode flag."""
+    """What a caller passes to the chat graph: a turn's messages, or another run mode.
+
+    ``mode`` picks the graph's entry (graph/run_mode.py): "turn" (the default),
+    "end_session" (close the session: consolidate it, no reply; the CLI's /end) or
+    "consolidate_thread" (the deferred turns of ``chat_thread``, by default this
+    run's thread; the server's delayed run).
+    """
     messages: Annotated[list[AnyMessage], add_messages]
-    # Close the session (consolidate, no reply); the CLI's /end.
-    end_session: bool
+    mode: ModeField
+    chat_thread: ChatThreadField
     # Leave the background layers' part of this turn's consolidation to a later run.
     defer_consolidation: bool
-    # A consolidation-only run of that chat thread's deferred turns (the server's delayed run).
-    consolidate_thread: str
+    # Deprecated (use ``mode``), accepted for one release: ``end_session: true``, and
+    # ``consolidate_thread: "<chat thread id>"``.
+    end_session: EndSessionFlag
+    consolidate_thread: ConsolidateThreadFlag
 
 
 class TurnOutput(TypedDict, total=False):

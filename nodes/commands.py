@@ -1,8 +1,9 @@
 """commands: memory commands said in plain words, handled before the model sees them.
 
-Runs first on every input (START -> commands), so the CLI, Studio and the SDK
-all get it, and on every model: a capable model keeps its tools, but the rule
-answers an unambiguous request first. A handled request goes to END: it is not
+Runs first in every turn (START -> commands for a run whose mode is "turn":
+graph/run_mode.py), so the CLI, Studio and the SDK all get it, and on every
+model: a capable model keeps its tools, but the rule answers an unambiguous
+request first. A handled request goes to END: it is not
 recalled against, answered by the model, logged or consolidated. Before acting
 it settles background consolidation (nodes/background.py): a listing or a
 forget sees the facts of turns still queued, or being consolidated right now.
@@ -20,7 +21,8 @@ nothing is deleted on a guess. Once confirmed, the request leaves no trace:
   session log entries, summary lines and last prompt that mention it.
 
 Command replies are marked (``additional_kwargs[COMMAND_KEY]``) and removed at the
-start of the next input, so a memory listing is never logged or fed to the model.
+start of the next input (``stale_replies``; ``consolidate`` does it for a session
+end), so a memory listing is never logged or fed to the model.
 """
 
 from __future__ import annotations
@@ -61,6 +63,11 @@ YES = frozenset({"y", "yes", "true", "approve", "ok", "confirm", "delete"})
 
 def _reply(kind: str, text: str) -> AIMessage:
     return AIMessage(content=text, id=f"cmd-{uuid.uuid4().hex}", additional_kwargs={COMMAND_KEY: kind})
+
+
+def stale_replies(messages: Sequence[AnyMessage]) -> list[RemoveMessage]:
+    """Removals of the command replies still in the thread (they are never kept past the next input)."""
+    return [RemoveMessage(id=str(m.id)) for m in messages if COMMAND_KEY in (m.additional_kwargs or {})]
 
 
 def _mentions(obj: Any, needle: str) -> bool:
@@ -203,11 +210,11 @@ def _refused(state: dict[str, Any], error: str) -> Command[Any]:
     """End a run on someone else's thread, undoing the message it added, so nothing is kept."""
     last = (state.get("messages") or [None])[-1]
     undo = [RemoveMessage(id=str(last.id))] if isinstance(last, HumanMessage) and last.id else []
-    return Command(update={"messages": undo, "error": error, "end_session": False}, goto=END)
+    return Command(update={"messages": undo, "error": error}, goto=END)
 
 
 def make_commands(layers: Sequence[MemoryLayer] = ()) -> Callable[..., Command[Any]]:
-    """The ``commands`` node: refuses another user's thread, goes to END when it handled the input, else on.
+    """The ``commands`` node: refuses another user's thread, goes to END when it handled the turn, else on.
 
     Before it acts it settles background consolidation (``settle``): a listing or a
     forget must see the facts of turns still queued or being consolidated.
@@ -219,10 +226,7 @@ def make_commands(layers: Sequence[MemoryLayer] = ()) -> Callable[..., Command[A
         if refused:
             return _refused(state, refused)
         messages = state.get("messages") or []
-        stale = [RemoveMessage(id=str(m.id)) for m in messages if COMMAND_KEY in (m.additional_kwargs or {})]
-        if state.get("end_session") or state.get("consolidate_thread"):
-            register_thread(env, _thread_id())  # a side thread's next consolidation run is its owner's too
-            return Command(update={"messages": stale}, goto="consolidate")
+        stale = stale_replies(messages)
         request = messages[-1] if messages and isinstance(messages[-1], HumanMessage) else None
         intent = parse_intent(request.text) if request is not None else None
         if request is None or intent is None:

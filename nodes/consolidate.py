@@ -9,12 +9,16 @@ fan in to ``consolidate_done``, which does the run's bookkeeping.
 After each turn every layer's ``on_turn`` runs (cheap, no LLM). With the input
 flag ``defer_consolidation`` the background layers' part (fact extraction) is
 left to a later, debounced run instead (nodes/background.py): the hot path keeps
-message logging, working-memory compaction and rule feedback. A run whose input
-names ``consolidate_thread`` is that later run. When the input says
-``end_session``, deferred turns are consolidated first, then every layer's
-``on_session_end`` runs on the session — that is where LLM-backed summaries and
-extraction happen, off the hot path. Each turn also records which shown memories
-the reply used (nodes/usage.py) and tallies it per session (``memory_usage``).
+message logging, working-memory compaction and rule feedback. A run in mode
+``consolidate_thread`` is that later run. In mode ``end_session``, deferred turns
+are consolidated first, then every layer's ``on_session_end`` runs on the
+session — that is where LLM-backed summaries and extraction happen, off the hot
+path. Each mode has its entry (graph/run_mode.py): a session end enters here
+(START -> consolidate), so this node is its first and checks the thread's owner,
+as ``commands`` does for a turn; a ``consolidate_thread`` run enters
+``consolidate_deferred`` (nodes/consolidate_deferred.py). Each turn also records
+which shown memories the reply used (nodes/usage.py) and tallies it per session
+(``memory_usage``).
 Rule review uses LangGraph's ``interrupt`` in the procedural layer's node: that
 node re-runs on resume (the other layers' nodes have finished), which is why
 every layer's writes are idempotent.
@@ -52,6 +56,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from graph.context import Context
+from graph.run_mode import END_SESSION, run_mode
 from memory.clock import parse_time
 from memory.env import context_of, make_env
 from memory.layers.base import LayerEnv, LoggedMessage, MemoryLayer
@@ -59,9 +64,9 @@ from memory.layers.message_log import MessageLogLayer
 from memory.privacy.consent import is_memory_enabled
 from memory.prompt import shown_memories
 from nodes.background import consolidate_pending, mark_deferred
-from nodes.commands import COMMAND_KEY
+from nodes.commands import COMMAND_KEY, stale_replies
 from nodes.consolidation_queue import has_backlog, read_mark
-from nodes.ownership import register_thread
+from nodes.ownership import claim_thread
 from nodes.usage import Use, countable, record_usage, tally, used_memories, uses_of
 from stores.redaction.secrets import redact
 
@@ -150,25 +155,25 @@ def thread_of_run() -> str:
 def make_consolidate(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, Any]]:
     """The ``consolidate`` node: decides what this run consolidates, before the layers' nodes do it.
 
-    A ``consolidate_thread`` run consolidates that thread's deferred turns here and
-    ends (mode ``none``); an ``end_session`` run consolidates the deferred turns
-    first (mode ``session``); a turn (mode ``turn``) is split when asked to or while
-    earlier deferred turns still wait: the background layers must then see it after them.
+    An ``end_session`` run (this node is its first) consolidates the deferred turns
+    first (mode ``session``), or ends here on another user's thread (mode ``none``,
+    ``error`` set); a turn (mode ``turn``) is split when asked to or while earlier
+    deferred turns still wait: the background layers must then see it after them.
     """
     log = log_of(layers)
 
     def consolidate(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
         thread = thread_of_run()
         env = make_env(runtime, state)
-        if state.get("consolidate_thread"):  # a consolidation-only run: the deferred turns of that thread
-            consolidate_pending(env, layers, str(state["consolidate_thread"]))
-            return {"consolidate_thread": "", "consolidation": {"mode": NONE}}
         remember = is_memory_enabled(env.store, env.scope)
         plan = {"mode": TURN, "at": env.now.isoformat(), "remember": remember, "split": False}
-        if state.get("end_session"):
-            register_thread(env, thread)  # a thread ended by its first input is still found by forget
+        if run_mode(state) == END_SESSION:  # a turn's input mode is gone by now: only a first node sees one
+            refused = claim_thread(env, thread)
+            if refused:
+                return {"error": refused, "consolidation": {"mode": NONE}}
             consolidate_pending(env, layers, thread)  # deferred turns first (dropped with memory off)
-            return {"consolidation": {**plan, "mode": SESSION}}
+            stale = stale_replies(state.get("messages") or [])
+            return {"error": "", "messages": stale, "consolidation": {**plan, "mode": SESSION}}
         mark = read_mark(env, thread) if remember and log is not None else None
         plan["split"] = log is not None and (bool(state.get("defer_consolidation")) or has_backlog(mark))
         return {"consolidation": plan}
@@ -180,7 +185,7 @@ def make_consolidate_done(layers: Sequence[MemoryLayer]) -> Callable[..., dict[s
     """The ``consolidate_done`` node: after every layer's node, the run's bookkeeping.
 
     Usage of the shown memories, the queue of a split turn (the message log holds it
-    by now), the session mark, and the input flags reset for the next run.
+    by now), the session mark, and ``defer_consolidation`` reset for the next run.
     """
     log = log_of(layers)
 
@@ -206,7 +211,7 @@ def make_consolidate_done(layers: Sequence[MemoryLayer]) -> Callable[..., dict[s
         if plan.get("mode") == SESSION:
             messages = state.get("messages") or []
             last = str(messages[-1].id) if messages else ""
-            updates.update(session_mark={"time": at.isoformat(), "id": last}, end_session=False, memory_usage={})
+            updates.update(session_mark={"time": at.isoformat(), "id": last}, memory_usage={})
         return updates
 
     return consolidate_done

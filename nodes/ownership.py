@@ -1,13 +1,14 @@
 """Thread ownership: a thread belongs to the user whose first run opened it.
 
-Every run checks its thread in its first node (``commands``), whatever kind of
-run it is: a turn, a memory command, an ``end_session`` or a resume. A run that
-skipped the check used to register someone else's thread to its caller, whose
-next turn then read the first user's messages and summary.
+Every run checks its thread in its first node, whatever kind of run it is:
+``commands`` for a turn, a memory command or a resume, ``consolidate`` for an
+``end_session`` and ``consolidate_deferred`` for a ``consolidate_thread`` run
+(``claim_thread``). A run that skipped the check used to register someone else's
+thread to its caller, whose next turn then read the first user's messages and summary.
 
 The record (``THREADS`` namespace, key = thread id) is written by the node that
 accepts the run's input (``retrieve`` once the message passed its checks, the
-command, or ``consolidate`` for an ``end_session``), before anything can fail,
+command, or the first node of the other run modes), before anything can fail,
 so a first turn that fails later (a model error, an interrupt left
 unanswered) does not lock its owner out of the thread. It is written whatever
 the consent switch says: forgetting and delete-user find a user's checkpointed
@@ -50,3 +51,11 @@ def had_checkpoint(config: Mapping[str, Any] | None = None) -> bool:
     """
     config = get_config() if config is None else config
     return int((config.get("metadata") or {}).get("langgraph_step", FIRST_STEP)) > FIRST_STEP
+
+
+def claim_thread(env: LayerEnv, thread: str) -> str:
+    """A run mode's first node: the error for someone else's thread, else "" once it is recorded as the user's."""
+    refused = foreign_thread(env, thread, has_history=had_checkpoint())
+    if not refused:
+        register_thread(env, thread)
+    return refused

@@ -21,13 +21,15 @@ def test_graph_reads_commands_retrieve_assemble_respond_tools_check_consolidate(
     g = build_graph(layers=[]).compile().get_graph()
     assert set(g.nodes) == {
         "__start__", "commands", "retrieve", "assemble", "respond", "tools", "check", "consolidate",
-        "consolidate_done", "__end__"
+        "consolidate_done", "consolidate_deferred", "__end__"
     }
     edges = {(e.source, e.target): e.conditional for e in g.edges}
     assert edges == {
-        ("__start__", "commands"): False,
+        ("__start__", "commands"): True,  # a turn (the run modes: graph/run_mode.py)
+        ("__start__", "consolidate"): True,  # a session end goes straight to consolidation
+        ("__start__", "consolidate_deferred"): True,  # a consolidation-only run
+        ("consolidate_deferred", "__end__"): False,
         ("commands", "retrieve"): True,
-        ("commands", "consolidate"): True,  # session end skips straight to consolidation
         ("commands", "__end__"): True,  # a memory command in plain words (nodes/commands.py)
         ("retrieve", "assemble"): True,  # no layers (or memory off): nothing to recall
         ("retrieve", "__end__"): True,  # refused input
@@ -38,10 +40,12 @@ def test_graph_reads_commands_retrieve_assemble_respond_tools_check_consolidate(
         ("check", "respond"): True,  # its retry is an edge of the graph
         ("check", "consolidate"): True,
         ("consolidate", "consolidate_done"): True,
-        ("consolidate", "__end__"): True,  # a consolidate_thread run
+        ("consolidate", "__end__"): True,  # a session end on another user's thread
         ("consolidate_done", "__end__"): False,
     }
-    assert NODES == ("commands", "retrieve", "assemble", "respond", "check", "consolidate", "consolidate_done")
+    assert NODES == (
+        "commands", "retrieve", "assemble", "respond", "check", "consolidate", "consolidate_done", "consolidate_deferred"
+    )
 
 
 def test_each_default_layer_is_a_recall_node_and_a_consolidation_node() -> None:
@@ -56,7 +60,7 @@ def test_each_default_layer_is_a_recall_node_and_a_consolidation_node() -> None:
 def test_the_graph_declares_its_input_and_output() -> None:
     graph = build_graph(layers=[]).compile()
     assert set(graph.get_input_jsonschema()["properties"]) == {
-        "messages", "end_session", "defer_consolidation", "consolidate_thread"
+        "messages", "mode", "chat_thread", "defer_consolidation", "end_session", "consolidate_thread"
     }
     assert set(graph.get_output_jsonschema()["properties"]) == {
         "messages", "recalled", "system_prompt", "error", "notice", "memory_usage", "answer_check"

@@ -149,6 +149,12 @@ async def _drive(url: str) -> dict[str, Any]:
     schemas = await client.assistants.get_schemas(assistant)
     context_fields = (schemas.get("context_schema") or {}).get("properties", {})
     assert {"user_id", "review_rules", "persona", "chat_model"} <= set(context_fields), schemas.get("context_schema")
+    # the run modes: one typed input field, and one entry from START each in the graph Studio draws
+    assert schemas["input_schema"]["properties"]["mode"]["enum"] == ["turn", "end_session", "consolidate_thread"]
+    drawn = await client.assistants.get_graph(assistant)
+    entries = {(e["target"], e.get("data")) for e in drawn["edges"] if e["source"] == "__start__"}
+    assert entries == {("commands", "turn"), ("consolidate", "end_session"),
+                       ("consolidate_deferred", "consolidate_thread")}, entries
 
     ctx_a = {"user_id": "A", "chat_model": "scripted", "embedding_model": "hash:384", "review_rules": False}
 
@@ -165,7 +171,7 @@ async def _drive(url: str) -> dict[str, Any]:
     # (1) user A states a fact in thread 1; the session ends and is consolidated.
     t1 = (await client.threads.create())["thread_id"]
     await run(t1, ctx_a, input=say("I'm vegetarian."))
-    await run(t1, ctx_a, input={"end_session": True})
+    await run(t1, ctx_a, input={"mode": "end_session"})
 
     # (2) a new thread of the same user recalls it, in state and in the prompt.
     t2 = (await client.threads.create())["thread_id"]
