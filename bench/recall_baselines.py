@@ -23,16 +23,26 @@ def plain_text(m: LoggedMessage) -> str:
     return f"{m.name or m.role}: {m.text}"
 
 
-def baseline_rankers(messages: list[LoggedMessage], embed: Callable[[list[str]], np.ndarray]) -> dict[str, Callable[[str], list[str]]]:
-    """Dense, BM25 and RRF rankers over the plain message text (whole conversation ranked)."""
+def baseline_rankers(
+    messages: list[LoggedMessage],
+    embed: Callable[[list[str]], np.ndarray],
+    encoder: str = "MiniLM",
+    embed_query: Callable[[str], np.ndarray] | None = None,
+) -> dict[str, Callable[[str], list[str]]]:
+    """Dense, BM25 and RRF rankers over the plain message text (whole conversation ranked).
+
+    ``embed_query`` embeds a question when the encoder has its own query form (E5's "query: ");
+    by default questions are embedded like the messages.
+    """
     ids = [m.id for m in messages]
     vecs = embed([plain_text(m) for m in messages])
+    query_vec = embed_query or (lambda q: embed([q])[0])
     db = sqlite3.connect(":memory:")
     db.execute("CREATE VIRTUAL TABLE t USING fts5(doc, tokenize='porter')")
     db.executemany("INSERT INTO t(rowid, doc) VALUES (?, ?)", [(i, plain_text(m)) for i, m in enumerate(messages)])
 
     def dense(q: str) -> list[str]:
-        return [ids[i] for i in np.argsort(-(vecs @ embed([q])[0]))]
+        return [ids[i] for i in np.argsort(-(vecs @ query_vec(q)))]
 
     def bm25(q: str) -> list[str]:
         terms = " OR ".join(f'"{t}"' for t in dict.fromkeys(_TERM.findall(q.lower())))
@@ -46,7 +56,8 @@ def baseline_rankers(messages: list[LoggedMessage], embed: Callable[[list[str]],
                 fused[key] = fused.get(key, 0.0) + 1.0 / (61 + rank)
         return sorted(fused, key=lambda key: -fused[key])
 
-    return {"dense MiniLM cosine": dense, "BM25 (FTS5, porter)": bm25, "reciprocal-rank fusion of both": rrf}
+    fusion = "reciprocal-rank fusion of both" if encoder == "MiniLM" else f"reciprocal-rank fusion of BM25 and {encoder}"
+    return {f"dense {encoder} cosine": dense, "BM25 (FTS5, porter)": bm25, fusion: rrf}
 
 
 class FreshQueries(Embeddings):

