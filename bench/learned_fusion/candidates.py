@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -73,7 +73,3 @@ def collect(folder: Path, refresh: bool = False) -> Pools:
     np.savez(cached, features=np.asarray(FEATURES), **{k: getattr(pools, k) for k in Pools.__dataclass_fields__})
     return pools
 
-
-def with_features(pools: Pools, keep: list[int]) -> Pools:
-    """The same pools with only some feature columns (for the trainer's feature ablation)."""
-    return replace(pools, x=pools.x[:, keep])
