@@ -15,11 +15,13 @@ question's evidence turns among the top k messages), NDCG@10, evidence within
 query embedding included); import throughput once. The baselines run on the same
 messages in the same process: dense MiniLM cosine, FTS5 BM25 (porter) and their
 reciprocal-rank fusion, each over "name: text". Each ablation row is today's layer
-with one lever changed; ``--ladder`` instead adds the layer's ideas one at a time.
+with one lever changed (the learned fusion's rows: the shipped weights, and per dev conversation
+the weights fitted on the other, from bench/learned_fusion/cv_models.json); ``--ladder`` instead
+adds the layer's ideas one at a time, and ``--rows TEXT`` keeps only the rows whose label holds TEXT.
 ``--per-turn`` times the retrieve path over 10k messages of one user. Reports go
 to ``bench/results/`` (git-ignored). No LLM is called at query time.
 
-    python -m bench.locomo_recall [--data DIR] [--ladder] [--per-turn] [--out FILE]
+    python -m bench.locomo_recall [--data DIR] [--ladder] [--rows TEXT] [--per-turn] [--out FILE]
 """
 
 from __future__ import annotations
