@@ -15,11 +15,13 @@ question's evidence turns among the top k messages), NDCG@10, evidence within
 query embedding included); import throughput once. The baselines run on the same
 messages in the same process: dense MiniLM cosine, FTS5 BM25 (porter) and their
 reciprocal-rank fusion, each over "name: text". Each ablation row is today's layer
-with one lever changed; ``--ladder`` instead adds the layer's ideas one at a time.
+with one lever changed (the learned fusion's rows: the shipped weights, and per dev conversation
+the weights fitted on the other, from bench/learned_fusion/cv_models.json); ``--ladder`` instead
+adds the layer's ideas one at a time, and ``--rows TEXT`` keeps only the rows whose label holds TEXT.
 ``--per-turn`` times the retrieve path over 10k messages of one user. Reports go
 to ``bench/results/`` (git-ignored). No LLM is called at query time.
 
-    python -m bench.locomo_recall [--data DIR] [--ladder] [--per-turn] [--out FILE]
+    python -m bench.locomo_recall [--data DIR] [--ladder] [--rows TEXT] [--per-turn] [--out FILE]
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from bench.recall_metrics import (
 from graph.context import Context
 from memory.clock import parse_time
 from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.message_fusion import FusionModel, shipped_model
 from memory.layers.message_log import MessageLogLayer
 from models.loader import load_embeddings
 from nodes.importer import import_messages, parse_import
@@ -76,6 +79,8 @@ ABLATION: list[tuple[str, dict[str, object]]] = [
     ("+ entity cue (weight 0.3)", dict(entity_boost=0.3)),
     ("+ session-level ranking (weight 0.15)", dict(session_weight=0.15)),
     ("+ session-level ranking (weight 0.5)", dict(session_weight=0.5)),
+    ("+ learned fusion (weights fitted on locomo-dev)", dict(fusion="shipped")),
+    ("+ learned fusion, cross-validated (each dev conversation ranked by weights fitted on the other)", dict(fusion="cv")),
 ]
 
 # The ladder (--ladder): each row adds one idea to the one above it.
@@ -135,6 +140,20 @@ def _ranked_layer(env: LayerEnv, layer: MessageLogLayer, q: Question, k: int) ->
     return [(r.sources[0], r.text) for r in layer.search(q_env, q.query, k)]
 
 
+def resolved(options: dict[str, object], conversation: str) -> dict[str, object] | None:
+    """A row's layer options for one conversation: ``fusion="shipped"`` is the shipped model,
+    ``fusion="cv"`` the one fitted without this conversation (None: there is none, the row is skipped).
+    """
+    if options.get("fusion") == "shipped":
+        return {**options, "fusion": shipped_model()}
+    if options.get("fusion") == "cv":
+        from bench.learned_fusion.train import CV_PATH  # bench-only; the runtime never reads it
+
+        held = json.loads(CV_PATH.read_text(encoding="utf-8"))["held_out"].get(conversation)
+        return {**options, "fusion": FusionModel(held["bias"], tuple(held["weights"]))} if held else None
+    return options
+
+
 def run(
     data: Path, rows: Sequence[tuple[str, dict[str, object]]], baselines: bool = True, encoder: str = "local"
 ) -> tuple[dict[str, Tally], str]:
@@ -163,7 +182,10 @@ def run(
                     tallies.setdefault(label, Tally()).add(q.category, [(i, text_of[i]) for i in ranker(q.query)], q.evidence)
         index_built: dict[tuple[object, object], LayerEnv] = {}
         with tempfile.TemporaryDirectory() as tmp:
-            for label, options in rows:
+            for label, row_options in rows:
+                options = resolved(row_options, folder.name)
+                if options is None:
+                    continue
                 layer = MessageLogLayer(**options)  # type: ignore[arg-type]
                 shape = (layer.date_in_index, layer.neighbours)
                 if shape not in index_built:
@@ -238,6 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="torch threads for --per-turn (default 1: one short query gains nothing from more, "
         "and on busy cores their synchronisation costs tens of ms; 0 keeps torch's default)",
     )
+    parser.add_argument("--rows", help="only the ablation rows whose label holds this text (today's default kept)")
     parser.add_argument("--out", type=Path, help=f"markdown report (default: {RESULTS.parent}/<mode>.md)")
     args = parser.parse_args(argv)
     if args.torch_threads > 0:
@@ -254,7 +277,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"(torch threads {args.torch_threads or 'default'}; import took {pt['setup_s']:.0f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores).",
         ]
     else:
-        tallies, rate = run(args.data, LADDER if args.ladder else ABLATION)
+        rows = LADDER if args.ladder else ABLATION
+        if args.rows:
+            rows = [rows[0], *(r for r in rows[1:] if args.rows in r[0])]
+        tallies, rate = run(args.data, rows)
         n = len(next(iter(tallies.values())).rows)
         title = f"{args.data.name} ({n} questions)"
         report = [overall_table(tallies, title), "", category_table(tallies, "R@10"), "",

@@ -142,3 +142,25 @@ def test_search_scope_keeps_out_users_whose_id_extends_another(pg_database) -> N
         for query in ("garden", None):
             hits = store.search(("users", "al"), query=query, limit=50)
             assert sorted(h.namespace for h in hits) == [("users", "al"), ("users", "al", "facts")]
+
+
+def test_both_backends_rank_one_search_alike(tmp_path: Path, pg_database) -> None:
+    """Same items, same query, same order: a word in most documents weighs nothing on either side,
+    ties go to the newest, and the dense ranking covers the lexical side's candidates too.
+    """
+    from langgraph.store.base import PutOp
+
+    from stores.faiss_sqlite import FaissSqliteStore
+
+    ops = [PutOp(NS, f"m{i:03d}", {"text": f"in the garden today {'tulips ' if i % 40 == 7 else ''}note {i}"})
+           for i in range(260)]
+    ops += [PutOp(NS, f"r{i}", {"text": text}) for i, text in enumerate(
+        ["red tulips by the fence", "the tulips opened", "planted tulips with my aunt"])]
+    local = FaissSqliteStore(tmp_path / "store", index={"dims": 64, "embed": EMB, "fields": ["text"]})  # type: ignore[typeddict-item]
+    with _store(pg_database.uri) as pg:
+        for store in (local, pg):
+            store.batch(ops)
+        for query in ("garden tulips", "tulips by the fence", "which note was about tulips"):
+            assert [h.key for h in pg.search(NS, query=query, limit=10)] == \
+                [h.key for h in local.search(NS, query=query, limit=10)], query
+    local.close()

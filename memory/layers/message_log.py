@@ -27,6 +27,7 @@ from typing import Any
 from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
 
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
+from memory.layers.message_fusion import FusionModel, candidate_features
 from memory.layers.message_query import QueryInfo, analyse
 from memory.layers.message_rank import (
     cue_score,
@@ -81,6 +82,8 @@ class MessageLogLayer(LayerBase):
         decompose: search each part of "X and also Y" too, fused with the whole query.
         feedback: words shared by the first results searched again, at most this many (0: off).
         entity_boost: weight for the share of the query's capitalised words in the message itself.
+        fusion: score candidates with this learned model instead of the boosts above (None: off;
+            ``message_fusion.shipped_model()`` is the one trained on locomo-dev).
     """
 
     name = "message_log"
@@ -99,6 +102,7 @@ class MessageLogLayer(LayerBase):
         decompose: bool = False,
         feedback: int = 0,
         entity_boost: float = 0.0,
+        fusion: FusionModel | None = None,
     ) -> None:
         self.neighbours = neighbours
         self.date_in_index = date_in_index
@@ -112,6 +116,7 @@ class MessageLogLayer(LayerBase):
         self.decompose = decompose
         self.feedback = feedback
         self.entity_boost = entity_boost
+        self.fusion = fusion
 
     # -- write policy -------------------------------------------------------
 
@@ -270,8 +275,11 @@ class MessageLogLayer(LayerBase):
         weights = (self.speaker_boost, self.when_boost, self.period_boost, self.term_boost, self.entity_boost)
         best: dict[str, tuple[float, SearchItem]] = {}
         for info, found in searches:
-            for rank, h in enumerate(x for x in found if x.score is not None):
-                score = cue_score(rank, cues(h.value, info, features(h.value.get("text", ""))), weights)
+            scored_hits = [x for x in found if x.score is not None]
+            learned = self.fusion.scores(candidate_features(scored_hits, info)) if self.fusion else None
+            for rank, h in enumerate(scored_hits):
+                score = (float(learned[rank]) if learned is not None
+                         else cue_score(rank, cues(h.value, info, features(h.value.get("text", ""))), weights))
                 if h.key not in best or score > best[h.key][0]:
                     best[h.key] = (score, best[h.key][1] if h.key in best else h)
         scored = sorted(session_lift(list(best.values()), self.session_weight), key=lambda pair: pair[0], reverse=True)

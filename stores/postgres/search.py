@@ -61,7 +61,7 @@ def hybrid_search(store: Any, cur: Cursor[dict[str, Any]], op: SearchOp, qvec: l
         [vec, *ns_params, *flt_params, pool],
     )
     cos = {(r["prefix"], r["key"]): float(r["cos"]) for r in cur.fetchall()}
-    dense = list(cos)
+    seen_all = len(cos) < pool  # the namespace holds fewer vectors than the pool
     cur.execute(bm25_sql(ns_sql, live, flt), [op.query, *ns_params, *flt_params, *ns_params, pool])
     lexical = [(r["prefix"], r["key"]) for r in cur.fetchall()]
     missing = [k for k in lexical if k not in cos]
@@ -72,6 +72,8 @@ def hybrid_search(store: Any, cur: Cursor[dict[str, Any]], op: SearchOp, qvec: l
             [vec, [p for p, _ in missing], [k for _, k in missing]],
         )
         cos.update({(r["prefix"], r["key"]): float(r["cos"]) for r in cur.fetchall()})
+    # The dense ranking covers every candidate, the lexical side's too, as the local store's does.
+    dense = sorted(cos, key=lambda k: -cos[k])
     fused: dict[tuple[str, str], float] = {}
     for ranking in (dense, [k for k in lexical if k in cos]):
         for rank, k in enumerate(ranking):
@@ -79,7 +81,7 @@ def hybrid_search(store: Any, cur: Cursor[dict[str, Any]], op: SearchOp, qvec: l
     ranked = sorted(fused, key=lambda k: (-fused[k], -cos[k]))[op.offset : want]
     rows = _rows(cur, ranked)
     out = [_item(store, rows[k], cos[k]) for k in ranked if k in rows]
-    if len(fused) < want and len(dense) < pool:  # every scored item was seen: unindexed ones follow
+    if len(fused) < want and seen_all:  # every scored item was seen: unindexed ones follow
         skip = max(0, op.offset - len(fused))
         cur.execute(
             f"SELECT {_COLS} FROM store WHERE {ns_sql} {live} {flt} AND NOT EXISTS (SELECT 1 FROM store_vectors sv "

@@ -1,0 +1,109 @@
+"""The message log's learned fusion: its features on a real search, the switch, the shipped
+weights, and the trainer (bench/learned_fusion) on pools whose answer is known.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bench.learned_fusion.candidates import Pools
+from bench.learned_fusion.train import MODELS, recall
+from graph.context import Context
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.message_fusion import FEATURES, WEIGHTS_PATH, FusionModel, candidate_features, shipped_model
+from memory.layers.message_log import MessageLogLayer
+from memory.layers.message_query import analyse
+from models.loader import HashEmbeddings
+from stores.namespaces import MESSAGES, UserScope
+from stores.open import open_store
+
+T0 = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)
+COL = {name: i for i, name in enumerate(FEATURES)}
+
+LOG = [
+    LoggedMessage(id=f"m{i}", thread=f"s{i // 2}", time=T0 + timedelta(days=i), role=role, text=text, name=name)
+    for i, (name, role, text) in enumerate([
+        ("Priya", "user", "Did you bake the bread again?"),
+        ("Tomasz", "assistant", "I baked rye bread with caraway on Sunday."),
+        ("Priya", "user", "My bread came out flat, the oven was too cold."),
+        ("Tomasz", "assistant", "Bread needs a hot oven, that is all."),
+        ("Priya", "user", "We walked along the river after lunch."),
+    ])
+]
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Iterator[LayerEnv]:
+    store = open_store(str(tmp_path / "data"), "hash:128")
+    env = LayerEnv(store=store, scope=UserScope("priya"), context=Context(top_k=3),
+                   embeddings=HashEmbeddings(128), now=T0 + timedelta(days=30))
+    MessageLogLayer().on_turn(env, LOG)
+    yield env
+    store.close()  # type: ignore[attr-defined]
+
+
+def _only(feature: str, weight: float) -> FusionModel:
+    return FusionModel(0.0, tuple(weight if name == feature else 0.0 for name in FEATURES))
+
+
+def test_features_read_what_a_real_search_found(env: LayerEnv) -> None:
+    hits = env.store.search(env.scope.ns(MESSAGES), query="How did Tomasz bake bread?", limit=10)
+    x = candidate_features(hits, analyse("How did Tomasz bake bread?", {"priya", "tomasz"}, env.now))
+    assert x.shape == (len(hits), len(FEATURES))
+    row = {h.key: x[i] for i, h in enumerate(hits)}
+    assert x[0, COL["fused rank"]] == 1.0 and x[:, COL["cosine below the best"]].max() == 0.0
+    assert row["m4"][COL["recency"]] == 1.0 and row["m0"][COL["recency"]] == 0.0
+    assert row["m0"][COL["a question itself"]] == 1.0 and row["m1"][COL["a question itself"]] == 0.0
+    assert row["m1"][COL["named speaker"]] == 1.0 and row["m2"][COL["named speaker"]] == 0.0
+    assert candidate_features([], analyse("anything", set(), env.now)).shape == (0, len(FEATURES))
+
+
+def test_the_switch_ranks_by_the_model_and_is_off_by_default(env: LayerEnv) -> None:
+    assert MessageLogLayer().fusion is None
+    newest_first = [r.key for r in MessageLogLayer(fusion=_only("recency", 5.0)).search(env, "bread oven", 5)]
+    oldest_first = [r.key for r in MessageLogLayer(fusion=_only("recency", -5.0)).search(env, "bread oven", 5)]
+    assert newest_first == sorted(newest_first, key=lambda k: -int(k[1:]))
+    assert oldest_first == list(reversed(newest_first))
+    spoken = [r.key for r in MessageLogLayer(fusion=_only("named speaker", 5.0)).search(env, "What did Tomasz bake?", 2)]
+    assert set(spoken) == {"m1", "m3"}
+
+
+def test_the_shipped_weights_are_for_todays_features() -> None:
+    data = json.loads(WEIGHTS_PATH.read_text(encoding="utf-8"))
+    assert data["features"] == list(FEATURES) and "locomo-dev" in data["trained_on"]
+    assert len(shipped_model().weights) == len(FEATURES)
+
+
+def test_a_model_with_the_wrong_number_of_weights_is_refused() -> None:
+    with pytest.raises(ValueError, match="fusion model has 2 weights"):
+        FusionModel(0.0, (1.0, 2.0))
+
+
+def _pools(seed: int) -> Pools:
+    """20 questions of 10 candidates each; the one evidence message per question is the one
+    holding the query's words, placed anywhere in the store's order.
+    """
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(0, 1, (200, len(FEATURES)))
+    x[:, COL["query words in the message"]] = 0.0
+    answer = rng.integers(0, 10, 20) + np.arange(20) * 10
+    x[answer, COL["query words in the message"]] = 1.0
+    y = np.zeros(200, dtype=np.int8)
+    y[answer] = 1
+    return Pools(x, y, np.repeat(np.arange(20), 10), np.ones(20, dtype=int), np.ones(20, dtype=int))
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_the_trainer_finds_the_feature_that_marks_the_evidence(name: str) -> None:
+    fit = MODELS[name]
+    model = fit(_pools(1), 1.0)
+    assert int(np.argmax(model.weights)) == COL["query words in the message"]
+    test = _pools(2)
+    assert recall(test, model.scores(test.x), k=1).mean() == 1.0
+    assert fit(_pools(1), 1.0) == model  # deterministic: the same rows give the same weights
