@@ -7,8 +7,8 @@ al., 2024; snap-research/LoCoMo), licensed CC BY-NC 4.0; see the README there.
 no lever was tuned on. The measure is described in ``docs/architecture.md``
 ("Retrieval quality").
 
-Each conversation is imported (through ``nodes.importer``) into a fresh
-``FaissSqliteStore`` with the real local embedder. Per row, over questions of
+Each conversation is imported (through ``nodes.importer``, every default layer, rules
+extraction, no LLM) into a fresh ``FaissSqliteStore`` with the real local embedder. Per row, over questions of
 categories 1-4 and per category (bench.recall_metrics): R@1/5/10 (share of a
 question's evidence turns among the top k messages), NDCG@10, evidence within
 200/400/800/1600 tokens of returned text, and query latency p50/p95 (one search,
@@ -46,8 +46,10 @@ from bench.recall_metrics import (
 )
 from graph.context import Context
 from memory.clock import parse_time
+from memory.layers import default_layers
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.message_log import MessageLogLayer
+from memory.layers.message_pointers import Pointers
 from models.loader import load_embeddings
 from nodes.importer import import_messages, parse_import
 from stores.faiss_sqlite import FaissSqliteStore
@@ -75,6 +77,12 @@ ABLATION: list[tuple[str, dict[str, object]]] = [
     ("+ entity cue (weight 0.3)", dict(entity_boost=0.3)),
     ("+ session-level ranking (weight 0.15)", dict(session_weight=0.15)),
     ("+ session-level ranking (weight 0.5)", dict(session_weight=0.5)),
+    ("+ pointers: facts and episodes (weight 0.3)", dict(pointers=Pointers(0.3))),
+    ("+ pointers: facts only (weight 0.3)", dict(pointers=Pointers(0.3, episodes=False))),
+    ("+ pointers: episodes only (weight 0.3)", dict(pointers=Pointers(0.3, facts=False))),
+    ("+ pointers: facts and episodes (weight 0.6)", dict(pointers=Pointers(0.6))),
+    ("+ pointers: both, and their neighbouring turns (0.5 of the lift)", dict(pointers=Pointers(0.3, neighbours=0.5))),
+    ("+ pointers: both, lift only (no pool join)", dict(pointers=Pointers(0.3, join=False))),
 ]
 
 # The ladder (--ladder): each row adds one idea to the one above it.
@@ -159,7 +167,9 @@ def run(data: Path, rows: Sequence[tuple[str, dict[str, object]]], baselines: bo
                 if shape not in index_built:
                     env = _env(_store(Path(tmp) / f"store-{len(index_built)}", embeddings), embeddings)
                     t0 = time.perf_counter()
-                    import_messages(messages, env, [layer], progress=False)
+                    # Every default layer (rules extraction, no LLM): the pointers read the facts and episodes.
+                    layers = [layer if isinstance(d, MessageLogLayer) else d for d in default_layers()]
+                    import_messages(messages, env, layers, progress=False)
                     if not options:
                         imported, import_s = imported + len(messages), import_s + time.perf_counter() - t0
                     index_built[shape] = env
@@ -172,7 +182,7 @@ def run(data: Path, rows: Sequence[tuple[str, dict[str, object]]], baselines: bo
                     tally.latency_ms.append((time.perf_counter() - t) * 1000)
                     deep = _ranked_layer(index_built[shape], layer, q, DEPTH)
                     tally.add(q.category, top + [r for r in deep if r not in top], q.evidence)
-    rate = f"Import throughput (default layer, real MiniLM embedding, one process): {imported} messages in {import_s:.1f} s = {imported / max(import_s, 1e-9):.0f} messages/s."
+    rate = f"Import throughput (all default layers, rules extraction, real MiniLM embedding, one process): {imported} messages in {import_s:.1f} s = {imported / max(import_s, 1e-9):.0f} messages/s."
     return tallies, rate
 
 

@@ -27,8 +27,10 @@ from typing import Any
 from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
 
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
+from memory.layers.message_pointers import Pointers, pointed
 from memory.layers.message_query import QueryInfo, analyse
 from memory.layers.message_rank import (
+    Scored,
     cue_score,
     cues,
     features,
@@ -39,8 +41,8 @@ from memory.layers.message_rank import (
     spread,
     sub_queries,
 )
-from memory.layers.message_text import repeats_question, search_text, speaker_of, spoken_date
-from memory.layers.scoring import parse_time
+from memory.layers.message_text import recalled_message, repeats_question, search_text
+from memory.layers.scoring import boosted, parse_time
 from stores.namespaces import MESSAGES
 from stores.redaction.secrets import redact
 
@@ -81,6 +83,7 @@ class MessageLogLayer(LayerBase):
         decompose: search each part of "X and also Y" too, fused with the whole query.
         feedback: words shared by the first results searched again, at most this many (0: off).
         entity_boost: weight for the share of the query's capitalised words in the message itself.
+        pointers: lift the messages the facts and episodes the query finds came from (message_pointers).
     """
 
     name = "message_log"
@@ -99,6 +102,7 @@ class MessageLogLayer(LayerBase):
         decompose: bool = False,
         feedback: int = 0,
         entity_boost: float = 0.0,
+        pointers: Pointers = Pointers(),
     ) -> None:
         self.neighbours = neighbours
         self.date_in_index = date_in_index
@@ -112,6 +116,7 @@ class MessageLogLayer(LayerBase):
         self.decompose = decompose
         self.feedback = feedback
         self.entity_boost = entity_boost
+        self.pointers = pointers
 
     # -- write policy -------------------------------------------------------
 
@@ -246,47 +251,37 @@ class MessageLogLayer(LayerBase):
             return []
         speakers = {(h.value.get("name") or "").lower() for h in hits} - {""}
         info = analyse(query, speakers, env.now)
-        searches = [(info, hits)]
-        ranked = self._ranked(searches, k)
+        lift, joined = pointed(env, query, self.pointers, hits)
+        searches = [(info, hits + joined)]
+        ranked = self._ranked(searches, k, lift)
         if self.feedback and (extra := feedback_words([h.value.get("text", "") for _, h in ranked[:5]], info,
                                                        self.feedback)):
             searches.append((info, env.store.search(ns, query=f"{query} {' '.join(extra)}", limit=limit)))
-            ranked = self._ranked(searches, k)
+            ranked = self._ranked(searches, k, lift)
         if self.decompose and (parts := sub_queries(query)):
             each = [[(part_info(analyse(p, speakers, env.now), info), env.store.search(ns, query=p, limit=limit))]
                     for p in parts]
-            ranked = interleave([ranked, *(self._ranked(search, k) for search in each)], k)
+            ranked = interleave([ranked, *(self._ranked(search, k, lift) for search in each)], k)
         # Report a cosine-scale score: the best candidate's cosine, scaled by each result's
         # standing, so the order survives a merge with other layers and an off-topic query
         # still scores low against the prompt's score floor.
         top_cos = max(float(h.score or 0.0) for h in hits)
         best = max(value for value, _ in ranked)
-        return [self._recalled(h, top_cos * value / best) for value, h in ranked]
+        return [recalled_message(h, top_cos * value / best) for value, h in ranked]
 
-    def _ranked(self, searches: list[tuple[QueryInfo, list[SearchItem]]], k: int) -> list[tuple[float, SearchItem]]:
+    def _ranked(self, searches: list[tuple[QueryInfo, list[SearchItem]]], k: int,
+                lift: dict[str, float]) -> list[Scored]:
         """The first ``k`` candidates of one or more searches (the whole query, its parts, its
         feedback), each scored against the query that found it; a message found twice keeps its best.
+        ``lift``: the pointed messages' strengths (message_pointers).
         """
         weights = (self.speaker_boost, self.when_boost, self.period_boost, self.term_boost, self.entity_boost)
         best: dict[str, tuple[float, SearchItem]] = {}
         for info, found in searches:
             for rank, h in enumerate(x for x in found if x.score is not None):
                 score = cue_score(rank, cues(h.value, info, features(h.value.get("text", ""))), weights)
+                score = boosted(score, [(self.pointers.weight, lift.get(h.key, 0.0))])
                 if h.key not in best or score > best[h.key][0]:
                     best[h.key] = (score, best[h.key][1] if h.key in best else h)
         scored = sorted(session_lift(list(best.values()), self.session_weight), key=lambda pair: pair[0], reverse=True)
         return spread(scored, self.per_session, k)[:k]
-
-    @staticmethod
-    def _recalled(hit: SearchItem, score: float) -> Recalled:
-        v = hit.value
-        said = parse_time(v.get("time"))
-        when = f"[{spoken_date(said)}] " if said else ""
-        return Recalled(
-            kind="message",
-            text=f"{when}{speaker_of(v)}: {v.get('text', '')}",
-            score=round(score, 6),
-            sources=(hit.key,),  # the key is the message id
-            key=hit.key,
-            meta={"thread": v.get("thread"), "time": v.get("time"), "role": v.get("role"), "name": v.get("name")},
-        )
