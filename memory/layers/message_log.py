@@ -13,8 +13,9 @@ date let "When did Caroline ..." match Caroline's own words. Measured on LoCoMo
 Read policy: a larger candidate pool from the store's hybrid search, reranked by
 what the query says (message_query): the named speaker, "when" questions towards
 messages that date something, a referenced period, and content words found in the
-message itself, fused with the store's order through the shared scorer; the levers
-of the LoCoMo ablation are in ``message_rank``. One result is one message and its
+message itself, fused with the store's order through the shared scorer, and a lift for the messages
+that the facts and episodes the query finds were read from (``message_pointers``); the
+other levers of the LoCoMo ablation are in ``message_rank``. One result is one message and its
 ``sources`` is exactly its own id: neighbours shape the ranking, never the result.
 """
 
