@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from langgraph.store.base import GetOp, Item, SearchItem
+from langgraph.store.base import GetOp, Item, SearchItem, SearchOp
 
 from memory.layers.base import LayerEnv
 from stores.namespaces import EPISODES, FACTS, MESSAGES
@@ -59,38 +59,40 @@ def pointed(env: LayerEnv, query: str, options: Pointers, pool: Sequence[SearchI
         dict[str, float], list[SearchItem]]:
     """Each pointed message's strength (the best cosine to the query of a record pointing at it,
     0-1), and the pointed messages missing from ``pool`` as new candidates (none when ``join`` is off).
+
+    Two store round trips when ``neighbours`` is off: both searches in one batch, then one fetch of
+    the messages they cite. Reads refresh no TTL: a pointer is a ranking hint, not a use.
     """
-    if options.weight <= 0:
+    if options.weight <= 0 or not (options.facts or options.episodes):
         return {}, []
     ns = env.scope.ns(MESSAGES)
     known: dict[str, Item] = {h.key: h for h in pool}
     strength: dict[str, float] = {}
 
+    def fetch(ids: Sequence[str]) -> None:
+        missing = [i for i in dict.fromkeys(ids) if i not in known]
+        for item in env.store.batch([GetOp(ns, i, refresh_ttl=False) for i in missing]) if missing else []:
+            if isinstance(item, Item):
+                known[item.key] = item
+
     def point(ids: Sequence[str], score: float) -> None:
         for key in ids:
             strength[key] = max(strength.get(key, 0.0), score)
 
-    def fetch(ids: Sequence[str]) -> None:
-        missing = [i for i in dict.fromkeys(ids) if i not in known]
-        for item in env.store.batch([GetOp(ns, i) for i in missing]) if missing else []:
-            if isinstance(item, Item):
-                known[item.key] = item
-
-    for kind, on in ((FACTS, options.facts), (EPISODES, options.episodes)):
-        for hit in env.store.search(env.scope.ns(kind), query=query, limit=options.limit) if on else []:
-            sources = [str(s) for s in hit.value.get("sources", ())]
-            if kind == EPISODES:
-                fetch(sources)
-                sources = _quoted(hit.value, known)
-            point(sources, min(max(float(hit.score or 0.0), 0.0), 1.0))
+    kinds = [kind for kind, on in ((FACTS, options.facts), (EPISODES, options.episodes)) if on]
+    found = env.store.batch([SearchOp(env.scope.ns(kind), query=query, limit=options.limit, refresh_ttl=False)
+                             for kind in kinds])
+    hits = [(kind, hit) for kind, result in zip(kinds, found) for hit in result or []]  # type: ignore[union-attr]
+    fetch([str(s) for kind, hit in hits if options.join or kind == EPISODES for s in hit.value.get("sources", ())])
+    for kind, hit in hits:
+        cited = [str(s) for s in hit.value.get("sources", ())]
+        point(_quoted(hit.value, known) if kind == EPISODES else cited, min(max(float(hit.score or 0.0), 0.0), 1.0))
     if options.neighbours > 0:
-        fetch(list(strength))
         for key, score in list(strength.items()):
             around = [known[key].value.get(d) for d in ("prev", "next")] if key in known else []
             point([a for a in around if a and a not in strength], score * options.neighbours)
+        fetch(list(strength) if options.join else [])
     in_pool = {h.key for h in pool}
-    if options.join:
-        fetch(list(strength))
     extra = [SearchItem(ns, key, known[key].value, known[key].created_at, known[key].updated_at, score=0.0)
              for key in strength if key in known and key not in in_pool] if options.join else []
     return {k: s for k, s in strength.items() if k in in_pool or (options.join and k in known)}, extra
