@@ -84,7 +84,7 @@ class MessageLogLayer(LayerBase):
         decompose: search each part of "X and also Y" too, fused with the whole query.
         feedback: words shared by the first results searched again, at most this many (0: off).
         entity_boost: weight for the share of the query's capitalised words in the message itself.
-        pointers: lift the messages the facts and episodes the query finds came from (message_pointers).
+        pointers: lift the messages the facts and episodes the query finds came from (message_pointers; off).
     """
 
     name = "message_log"

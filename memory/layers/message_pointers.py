@@ -28,8 +28,9 @@ _SPEAKERS = ("User: ", "Assistant: ")  # how an extractive episode labels the se
 
 @dataclass(frozen=True)
 class Pointers:
-    """The lever's switches; ``weight`` 0 turns it off. The defaults are what passed the LoCoMo
-    ablation (bench/README.md): a light lift, from the two best facts and the two best episodes.
+    """The lever's switches; ``weight`` 0 (the default) turns it off. ``Pointers(0.15)`` passed the
+    LoCoMo quality rule (bench/README.md): a light lift, from the two best facts and the two best
+    episodes. It stays off until its per-turn cost is measured within the 25 ms budget.
 
     Args:
         weight: lift for a pointed message, times its pointer's cosine to the query.
@@ -40,7 +41,7 @@ class Pointers:
         join: pointed messages outside the candidate pool join it (False: only lift those in it).
     """
 
-    weight: float = 0.15
+    weight: float = 0.0
     facts: bool = True
     episodes: bool = True
     neighbours: float = 0.0

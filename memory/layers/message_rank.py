@@ -13,7 +13,7 @@ Each idea here is a switch on ``MessageLogLayer`` with one row in the LoCoMo abl
 - pseudo-relevance feedback: the words the first results share, searched again;
 - an entity cue: the capitalised words of the question ("Lisbon") in the message itself.
 
-Facts and episodes as pointers to their source messages, the one lever kept on, are in
+Facts and episodes as pointers to their source messages (off by default) are in
 ``message_pointers``.
 """
 
