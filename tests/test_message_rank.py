@@ -2,7 +2,7 @@
 
 One test per lever of the LoCoMo ablation (bench/README.md): the spread across
 sessions, query decomposition, session-level ranking, pseudo-relevance feedback,
-and the fusion through the shared scorer.
+the fusion through the shared scorer, and facts and episodes as pointers to their messages.
 """
 
 from __future__ import annotations
@@ -15,13 +15,16 @@ import pytest
 from langgraph.store.base import SearchItem
 
 from graph.context import Context
+from memory.layers import default_layers
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.message_log import MessageLogLayer
+from memory.layers.message_pointers import Pointers, pointed
 from memory.layers.message_query import analyse
 from memory.layers.message_rank import cue_score, cues, features, feedback_words, session_lift, spread, sub_queries
 from memory.layers.scoring import boosted, fuse_orders, rank_prior
 from models.loader import HashEmbeddings
-from stores.namespaces import UserScope
+from nodes.importer import import_messages
+from stores.namespaces import FACTS, MESSAGES, UserScope
 from stores.open import open_store
 
 T0 = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)
@@ -122,3 +125,58 @@ def test_entity_cue_lifts_the_message_that_names_the_thing_asked_about() -> None
 
     assert score(other, 0, off) > score(named, 1, off)
     assert score(named, 1, on) > score(other, 0, on)
+
+
+# Priya's sister climbs at the gym on Sundays (s1-m3, the one fact about her sister). A later,
+# wordier message (s2-m3) holds every word of the question, so the log alone ranks it first.
+CLIMBING = [
+    _msg(1, 0, "How was the weekend? Did you get to the coast?", "Sam"),
+    _msg(1, 1, "We did, and I finally signed up for a climbing gym near the office."),
+    _msg(1, 2, "Nice! Is it the one with the big bouldering wall?", "Sam"),
+    _msg(1, 3, "Yes, the wall is huge. My sister climbs there on Sundays too."),
+    _msg(2, 0, "Do you see your sister on Sundays?", "Sam"),
+    _msg(2, 1, "Sundays with my sister are for long walks, where we talk about everything?"),
+    _msg(2, 2, "Where does your sister live now?", "Sam"),
+    _msg(2, 3, "Funny, my sister never climbs on Sundays now, she climbs Saturdays, Sundays she rests?"),
+    _msg(3, 0, "Work was busy, three meetings about budgets.", "Sam"),
+    _msg(3, 1, "Where do we go on Sundays now that my sister moved?"),
+]
+ASKED = "Where does Priya's sister climb on Sundays?"
+OFF, FACTS_ONLY = Pointers(weight=0), Pointers(0.3, episodes=False)
+
+
+@pytest.fixture
+def imported(tmp_path: Path) -> Iterator[LayerEnv]:
+    """The climbing log imported through every default layer (rules extraction, no LLM)."""
+    store = open_store(str(tmp_path / "data"), "hash:128")
+    env = LayerEnv(store=store, scope=UserScope("priya"),
+                   context=Context(top_k=3), embeddings=HashEmbeddings(128), now=T0 + timedelta(days=30))
+    import_messages(CLIMBING, env, default_layers(), progress=False)
+    yield env
+    store.close()  # type: ignore[attr-defined]
+
+
+def _keys(env: LayerEnv, pointers: Pointers, k: int = 3, pool: int = 50) -> list[str]:
+    return [r.key for r in MessageLogLayer(pool=pool, pointers=pointers).search(env, ASKED, k)]
+
+
+def test_a_fact_lifts_the_message_it_was_read_from(imported: LayerEnv) -> None:
+    facts = imported.store.search(imported.scope.ns(FACTS), query=ASKED, limit=1)
+    assert facts[0].value["sources"] == ["s1-m3"]  # the semantic layer's rules read it from that message
+    assert _keys(imported, OFF)[:2] == ["s2-m3", "s1-m3"]
+    assert _keys(imported, FACTS_ONLY)[:2] == ["s1-m3", "s2-m3"]
+
+
+def test_a_pointed_message_outside_the_candidate_pool_joins_it(imported: LayerEnv) -> None:
+    alone = _keys(imported, OFF, k=1, pool=1)  # the store's first candidate, whatever it is
+    assert alone != ["s1-m3"]
+    assert _keys(imported, Pointers(0.3, episodes=False, join=False), k=1, pool=1) == alone
+    assert _keys(imported, FACTS_ONLY, k=1, pool=1) == ["s1-m3"]
+
+
+def test_an_episode_points_at_the_messages_its_summary_quotes_not_its_whole_session(imported: LayerEnv) -> None:
+    pool = imported.store.search(imported.scope.ns(MESSAGES), query="climbing gym near the office", limit=1)
+    lift, joined = pointed(imported, "climbing gym near the office", Pointers(0.3, facts=False, limit=1), pool)
+    assert {"s1-m1", "s1-m3"} <= set(lift) and not {"s1-m0", "s1-m2"} & set(lift)  # Sam's turns are not quoted
+    assert {h.key for h in joined} == set(lift) - {h.key for h in pool}
+    assert pointed(imported, ASKED, OFF, pool) == ({}, [])

@@ -13,8 +13,9 @@ date let "When did Caroline ..." match Caroline's own words. Measured on LoCoMo
 Read policy: a larger candidate pool from the store's hybrid search, reranked by
 what the query says (message_query): the named speaker, "when" questions towards
 messages that date something, a referenced period, and content words found in the
-message itself, fused with the store's order through the shared scorer; the levers
-of the LoCoMo ablation are in ``message_rank``. One result is one message and its
+message itself, fused with the store's order through the shared scorer, and a lift for the messages
+that the facts and episodes the query finds were read from (``message_pointers``); the
+other levers of the LoCoMo ablation are in ``message_rank``. One result is one message and its
 ``sources`` is exactly its own id: neighbours shape the ranking, never the result.
 """
 
@@ -28,8 +29,10 @@ from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
 
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from memory.layers.message_fusion import FusionModel, candidate_features
+from memory.layers.message_pointers import Pointers, pointed
 from memory.layers.message_query import QueryInfo, analyse
 from memory.layers.message_rank import (
+    Scored,
     cue_score,
     cues,
     features,
@@ -40,8 +43,8 @@ from memory.layers.message_rank import (
     spread,
     sub_queries,
 )
-from memory.layers.message_text import repeats_question, search_text, speaker_of, spoken_date
-from memory.layers.scoring import parse_time
+from memory.layers.message_text import recalled_message, repeats_question, search_text
+from memory.layers.scoring import boosted, parse_time
 from stores.namespaces import MESSAGES
 from stores.redaction.secrets import redact
 
@@ -84,6 +87,7 @@ class MessageLogLayer(LayerBase):
         entity_boost: weight for the share of the query's capitalised words in the message itself.
         fusion: score candidates with this learned model instead of the boosts above (None: off;
             ``message_fusion.shipped_model()`` is the one trained on locomo-dev).
+        pointers: lift the messages the facts and episodes the query finds came from (message_pointers; off).
     """
 
     name = "message_log"
@@ -103,6 +107,7 @@ class MessageLogLayer(LayerBase):
         feedback: int = 0,
         entity_boost: float = 0.0,
         fusion: FusionModel | None = None,
+        pointers: Pointers = Pointers(),
     ) -> None:
         self.neighbours = neighbours
         self.date_in_index = date_in_index
@@ -116,7 +121,12 @@ class MessageLogLayer(LayerBase):
         self.decompose = decompose
         self.feedback = feedback
         self.entity_boost = entity_boost
-        self.fusion = fusion
+            scored_hits = [x for x in found if x.score is not None]
+            learned = self.fusion.scores(candidate_features(scored_hits, info)) if self.fusion else None
+            for rank, h in enumerate(scored_hits):
+                score = (float(learned[rank]) if learned is not None
+                         else cue_score(rank, cues(h.value, info, features(h.value.get("text", ""))), weights))
+                score = boosted(score, [(self.pointers.weight, lift.get(h.key, 0.0))])
 
     # -- write policy -------------------------------------------------------
 
@@ -251,26 +261,29 @@ class MessageLogLayer(LayerBase):
             return []
         speakers = {(h.value.get("name") or "").lower() for h in hits} - {""}
         info = analyse(query, speakers, env.now)
-        searches = [(info, hits)]
-        ranked = self._ranked(searches, k)
+        lift, joined = pointed(env, query, self.pointers, hits)
+        searches = [(info, hits + joined)]
+        ranked = self._ranked(searches, k, lift)
         if self.feedback and (extra := feedback_words([h.value.get("text", "") for _, h in ranked[:5]], info,
                                                        self.feedback)):
             searches.append((info, env.store.search(ns, query=f"{query} {' '.join(extra)}", limit=limit)))
-            ranked = self._ranked(searches, k)
+            ranked = self._ranked(searches, k, lift)
         if self.decompose and (parts := sub_queries(query)):
             each = [[(part_info(analyse(p, speakers, env.now), info), env.store.search(ns, query=p, limit=limit))]
                     for p in parts]
-            ranked = interleave([ranked, *(self._ranked(search, k) for search in each)], k)
+            ranked = interleave([ranked, *(self._ranked(search, k, lift) for search in each)], k)
         # Report a cosine-scale score: the best candidate's cosine, scaled by each result's
         # standing, so the order survives a merge with other layers and an off-topic query
         # still scores low against the prompt's score floor.
         top_cos = max(float(h.score or 0.0) for h in hits)
         best = max(value for value, _ in ranked)
-        return [self._recalled(h, top_cos * value / best) for value, h in ranked]
+        return [recalled_message(h, top_cos * value / best) for value, h in ranked]
 
-    def _ranked(self, searches: list[tuple[QueryInfo, list[SearchItem]]], k: int) -> list[tuple[float, SearchItem]]:
+    def _ranked(self, searches: list[tuple[QueryInfo, list[SearchItem]]], k: int,
+                lift: dict[str, float]) -> list[Scored]:
         """The first ``k`` candidates of one or more searches (the whole query, its parts, its
         feedback), each scored against the query that found it; a message found twice keeps its best.
+        ``lift``: the pointed messages' strengths (message_pointers).
         """
         weights = (self.speaker_boost, self.when_boost, self.period_boost, self.term_boost, self.entity_boost)
         best: dict[str, tuple[float, SearchItem]] = {}
@@ -280,21 +293,8 @@ class MessageLogLayer(LayerBase):
             for rank, h in enumerate(scored_hits):
                 score = (float(learned[rank]) if learned is not None
                          else cue_score(rank, cues(h.value, info, features(h.value.get("text", ""))), weights))
+                score = boosted(score, [(self.pointers.weight, lift.get(h.key, 0.0))])
                 if h.key not in best or score > best[h.key][0]:
                     best[h.key] = (score, best[h.key][1] if h.key in best else h)
         scored = sorted(session_lift(list(best.values()), self.session_weight), key=lambda pair: pair[0], reverse=True)
         return spread(scored, self.per_session, k)[:k]
-
-    @staticmethod
-    def _recalled(hit: SearchItem, score: float) -> Recalled:
-        v = hit.value
-        said = parse_time(v.get("time"))
-        when = f"[{spoken_date(said)}] " if said else ""
-        return Recalled(
-            kind="message",
-            text=f"{when}{speaker_of(v)}: {v.get('text', '')}",
-            score=round(score, 6),
-            sources=(hit.key,),  # the key is the message id
-            key=hit.key,
-            meta={"thread": v.get("thread"), "time": v.get("time"), "role": v.get("role"), "name": v.get("name")},
-        )

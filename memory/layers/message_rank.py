@@ -12,6 +12,9 @@ Each idea here is a switch on ``MessageLogLayer`` with one row in the LoCoMo abl
 - query decomposition: "X and also Y" searched as X and as Y, the best answer to each kept;
 - pseudo-relevance feedback: the words the first results share, searched again;
 - an entity cue: the capitalised words of the question ("Lisbon") in the message itself.
+
+Facts and episodes as pointers to their source messages (off by default) are in
+``message_pointers``.
 """
 
 from __future__ import annotations

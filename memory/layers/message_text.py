@@ -10,7 +10,10 @@ import re
 from datetime import datetime
 from typing import Any
 
+from langgraph.store.base import SearchItem
+
 from memory.clock import parse_time
+from memory.layers.base import Recalled
 from memory.layers.message_query import terms
 
 _HEAD = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")  # "[3 May 2024] user: " on a recalled message
@@ -51,3 +54,18 @@ def message_body(text: str) -> str:
     the same words said on two days, or quoted by a summary, apart from their rendering.
     """
     return _HEAD.sub("", text.strip()).strip().lower()
+
+
+def recalled_message(hit: SearchItem, score: float) -> Recalled:
+    """A found message as the prompt shows it: "[date] speaker: text", its own id as its only source."""
+    v = hit.value
+    said = parse_time(v.get("time"))
+    when = f"[{spoken_date(said)}] " if said else ""
+    return Recalled(
+        kind="message",
+        text=f"{when}{speaker_of(v)}: {v.get('text', '')}",
+        score=round(score, 6),
+        sources=(hit.key,),  # the key is the message id
+        key=hit.key,
+        meta={"thread": v.get("thread"), "time": v.get("time"), "role": v.get("role"), "name": v.get("name")},
+    )
