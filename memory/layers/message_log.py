@@ -121,12 +121,8 @@ class MessageLogLayer(LayerBase):
         self.decompose = decompose
         self.feedback = feedback
         self.entity_boost = entity_boost
-            scored_hits = [x for x in found if x.score is not None]
-            learned = self.fusion.scores(candidate_features(scored_hits, info)) if self.fusion else None
-            for rank, h in enumerate(scored_hits):
-                score = (float(learned[rank]) if learned is not None
-                         else cue_score(rank, cues(h.value, info, features(h.value.get("text", ""))), weights))
-                score = boosted(score, [(self.pointers.weight, lift.get(h.key, 0.0))])
+        self.fusion = fusion
+        self.pointers = pointers
 
     # -- write policy -------------------------------------------------------
 
