@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import DATASETS
-from bench.extraction_eval import NEVER_STORED, load_cases
+from bench.extraction_eval import NEVER_STORED, load_cases, load_set
 from bench.intents_eval import load as load_intents
 from memory.write_policy.base import slot_for
 
@@ -145,9 +145,7 @@ def check_training(root: Path, want: dict[str, Any]) -> list[str]:
 
 def _held_out_cases(root: Path) -> list[Any]:
     """The sets bench.extraction_eval scores as held out: voices and LoCoMo held-out turns, and the fresh set."""
-    return [*load_cases(root / "write_policy_voices.jsonl", "heldout"),
-            *[c for name in LOCOMO for c in load_cases(root / name, "heldout")],
-            *load_cases(root / "write_policy_fresh.jsonl")]
+    return [c for name in ("held-out", "locomo", "fresh") for c in load_set(name, root)]
 
 
 def check_write_policy(root: Path, want: dict[str, Any]) -> list[str]:
