@@ -4,7 +4,8 @@ Run by ``make lint``. These are guards of the labels themselves (well-formed row
 hash, every LoCoMo turn labelled once, a change log that matches, no training message that
 is also a held-out one), so they read the full sets and run no extractor; tests read small
 fixtures only. The sizes and shares a set must have are in the folder's ``expected.toml``,
-so a change of a set's size is a deliberate edit there. ``--datasets`` checks another folder
+so a change of a set's size is a deliberate edit there. Each test sample in tests/fixtures/ must
+still be lines of its set (``SAMPLES``). ``--datasets`` checks another folder
 (tests/test_check_datasets.py runs a small good one and broken copies of it).
 """
 
@@ -206,6 +207,29 @@ def check_fresh(root: Path, want: dict[str, Any]) -> list[str]:
     return out
 
 
+# The tests' samples and the set each is taken from: a relabelled row must be relabelled in its sample too.
+SAMPLES = {
+    "intents_heldout.tsv": "intents_labelled.tsv",
+    "write_policy_sample.jsonl": "write_policy.jsonl",
+    "write_policy_heldout_sample.jsonl": "write_policy_heldout.jsonl",
+    "write_policy_voices_traps.jsonl": "write_policy_voices.jsonl",
+    "write_policy_locomo_heldout_sample.jsonl": "write_policy_locomo.jsonl",
+    "secrets_sample.jsonl": "secrets_corpus.jsonl",
+}
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
+
+
+def check_samples(root: Path, fixtures: Path = FIXTURES) -> list[str]:
+    """Every line of a test sample (comments aside) is a line of its set, unchanged."""
+    out = []
+    for sample, source in SAMPLES.items():
+        lines = set((root / source).read_text(encoding="utf-8").splitlines())
+        for n, line in enumerate((fixtures / sample).read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip() and not line.startswith("#") and line not in lines:
+                out.append(f"tests/fixtures/{sample}:{n}: not a line of {source} (relabelled or edited?)")
+    return out
+
+
 CHECKS: dict[str, Callable[[Path, dict[str, Any]], list[str]]] = {
     "intents": check_intents, "locomo": check_locomo, "training": check_training, "write_policy": check_write_policy,
 }
@@ -220,7 +244,7 @@ def problems(root: Path) -> list[str]:
             out += check(root, expected.get(name, {}))
         except (OSError, ValueError, KeyError, TypeError) as err:  # a missing file or a malformed row
             out.append(f"{name}: cannot be checked: {type(err).__name__}: {err}")
-    return out
+    return out + (check_samples(root) if root.resolve() == DATASETS.resolve() else [])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

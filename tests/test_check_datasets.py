@@ -1,5 +1,5 @@
-"""bench.check_datasets (run by `make lint`): a small good copy of the sets passes, and each kind of label
-problem in a broken copy fails it, one line per problem."""
+"""bench.check_datasets (run by `make lint`): a small good copy of the sets passes, each kind of label
+problem in a broken copy fails it, one line per problem, and so does a test sample that left its set."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.check_datasets import main
+from bench.check_datasets import SAMPLES, check_samples, main
 
 GOOD = Path(__file__).resolve().parent / "fixtures" / "datasets_check"
 
@@ -101,3 +101,16 @@ def test_the_good_copy_passes_and_the_cli_says_one_line_per_problem(tmp_path: Pa
     assert bad.returncode == 1 and bad.stdout == ""
     lines = bad.stderr.splitlines()
     assert len(lines) >= 2 and all(": " in line for line in lines), bad.stderr
+
+
+def test_a_sample_line_not_in_its_set_is_a_problem(tmp_path: Path) -> None:
+    sets, samples = tmp_path / "sets", tmp_path / "fixtures"
+    sets.mkdir()
+    samples.mkdir()
+    for sample, source in SAMPLES.items():
+        (sets / source).write_text('{"id": 1, "durable": true}\n{"id": 2, "durable": false}\n')
+        (samples / sample).write_text('# taken from the set\n{"id": 2, "durable": false}\n')
+    assert check_samples(sets, samples) == []
+    (samples / "write_policy_sample.jsonl").write_text('{"id": 2, "durable": true}\n')
+    assert check_samples(sets, samples) == [
+        "tests/fixtures/write_policy_sample.jsonl:1: not a line of write_policy.jsonl (relabelled or edited?)"]
