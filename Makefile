@@ -26,7 +26,7 @@ LOCKED := $(shell $(PYTHON) -c 'import sys; print(int(sys.version_info[:2] == (3
 help:
 	@echo "make demo   - set up and run the two-session memory demo on the embedded models"
 	@echo "make test   - set up and run the whole test suite (notebooks and Studio included)"
-	@echo "make lint   - ruff over the whole repository, the layering contracts (lint-imports), then the types (mypy)"
+	@echo "make lint   - ruff, the layering contracts (lint-imports), the types (mypy), then the labelled sets (bench.check_datasets)"
 	@echo "make chat   - talk to the agent (USER=you THREAD=t1)"
 	@echo "make studio - run the graph in LangGraph Studio (langgraph dev)"
 	@echo "make bench  - run the benchmarks in bench/"
@@ -96,6 +96,7 @@ lint: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
+	$(PY) -m bench.check_datasets
 
 test-fast: install-dev
 	$(PY) -m pytest -q -m "not slow"

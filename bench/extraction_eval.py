@@ -88,23 +88,23 @@ def load_cases(path: Path = DATA, split: str | None = None) -> list[Case]:
     return [c for c in cases if split is None or c.split == split]
 
 
-def load_set(name: str) -> list[Case]:
-    """One of SET_NAMES."""
+def load_set(name: str, root: Path = DATASETS) -> list[Case]:
+    """One of SET_NAMES, read from ``root`` (the tests pass a small copy)."""
     if name == "tuning":
-        return [*load_cases(DATA), *load_cases(DATASETS / "write_policy_heldout.jsonl"),
-                *load_cases(DATASETS / "write_policy_voices.jsonl", "tune"),
-                *load_cases(DATASETS / "write_policy_locomo.jsonl", "tune"),
-                *load_cases(DATASETS / "write_policy_locomo_b.jsonl", "tune"),
+        return [*load_cases(root / DATA.name), *load_cases(root / "write_policy_heldout.jsonl"),
+                *load_cases(root / "write_policy_voices.jsonl", "tune"),
+                *load_cases(root / "write_policy_locomo.jsonl", "tune"),
+                *load_cases(root / "write_policy_locomo_b.jsonl", "tune"),
                 *[c for n in ("", "2", "3", "4", "5", "6", "7", "8")
-                   for c in load_cases(DATASETS / f"write_policy_parse_dev{n}.jsonl")],
-                *[c for path in sorted(DATASETS.glob("write_policy_train_*.jsonl")) for c in load_cases(path, "tune")]]
+                   for c in load_cases(root / f"write_policy_parse_dev{n}.jsonl")],
+                *[c for path in sorted(root.glob("write_policy_train_*.jsonl")) for c in load_cases(path, "tune")]]
     if name == "held-out":
-        return load_cases(DATASETS / "write_policy_voices.jsonl", "heldout")
+        return load_cases(root / "write_policy_voices.jsonl", "heldout")
     if name == "locomo":
-        return [*load_cases(DATASETS / "write_policy_locomo.jsonl", "heldout"),
-                *load_cases(DATASETS / "write_policy_locomo_b.jsonl", "heldout")]
+        return [*load_cases(root / "write_policy_locomo.jsonl", "heldout"),
+                *load_cases(root / "write_policy_locomo_b.jsonl", "heldout")]
     if name == "fresh":
-        return load_cases(DATASETS / "write_policy_fresh.jsonl")
+        return load_cases(root / "write_policy_fresh.jsonl")
     raise ValueError(f"unknown set {name!r}; expected one of {', '.join(SET_NAMES)}")
 
 
@@ -184,11 +184,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", choices=SET_NAMES, action="append", help="only these sets (default: all)")
     parser.add_argument("--data", type=Path, default=None, help="score one labelled file instead of the sets")
+    parser.add_argument("--datasets", type=Path, default=DATASETS, help="folder of the sets (default bench/datasets)")
     parser.add_argument("--chat-model", default=None, help="also evaluate the LLM extractor with this model spec")
     parser.add_argument("--show-errors", action="store_true")
     parser.add_argument("--by-category", action="store_true", help="precision/recall per category, traps stored")
     args = parser.parse_args(argv)
-    sets = [(str(args.data), load_cases(args.data))] if args.data else [(n, load_set(n)) for n in args.set or SET_NAMES]
+    sets = [(str(args.data), load_cases(args.data))] if args.data else [(n, load_set(n, args.datasets)) for n in args.set or SET_NAMES]
     extractors = _extractors(args.chat_model)
     print(f"{'extractor':<16} {'set':<10} {'size':>5} {'durable':>7} {'precision':>9} {'recall':>7} "
           f"{'tp':>4} {'fp':>4} {'fn':>4} {'tn':>4} {'traps stored':>12} {'ms/msg':>6}")

@@ -1,5 +1,6 @@
-"""Text helpers shared by the layers and the extractors: one home for splitting,
-stop words and cosine similarity.
+"""Text helpers shared by the layers and the extractors: sentence splitting, content
+words (stop words dropped) and cosine similarity. Words themselves are split in
+``models/word_split.py``, the one home of every word tokeniser.
 
 Two sentence splitters on purpose: ``sentences`` is conservative (a new sentence
 starts with a capital, digit or quote), because summaries copy sentences whole
@@ -19,15 +20,13 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from memory.words import stop_words
+from models.word_split import keywords, plain_words
 
 # Words with no content in any of our uses (memory/words.toml [stop_words]).
 FUNCTION_WORDS = stop_words()
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n+")
 _STATEMENT_END = re.compile(r"(?<=[.!?])\s+|\n+|;\s+")
-_WORD = re.compile(r"[A-Za-z0-9]+(?:'[a-z]+)?")
-_PLAIN_WORD = re.compile(r"[a-z0-9]+")  # grounding: an apostrophe splits ("user's" -> "user", "s")
-_KEYWORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]{2,}")  # summary keywords: three characters or more, hyphens kept
 _STOP = {"facts": stop_words("grounding"), "summary": stop_words("summary")}
 
 
@@ -39,21 +38,6 @@ def sentences(text: str) -> list[str]:
 def statements(text: str) -> list[str]:
     """Sentences and ';'-clauses of a chat message, trimmed, apostrophes made plain."""
     return [s.strip() for s in _STATEMENT_END.split(text.replace("\u2019", "'")) if s.strip()]
-
-
-def words(text: str) -> list[str]:
-    """Lower-cased words, keeping a contraction's tail ("don't", "user's")."""
-    return [w.lower() for w in _WORD.findall(text)]
-
-
-def plain_words(text: str) -> list[str]:
-    """Lower-cased runs of letters and digits: how grounding compares a fact with what the user said."""
-    return _PLAIN_WORD.findall(text.lower())
-
-
-def keywords(text: str) -> list[str]:
-    """Lower-cased words of three or more characters (hyphens and apostrophes kept), stop words included."""
-    return [m.lower() for m in _KEYWORD.findall(text)]
 
 
 def content_words(text: str, use: Literal["facts", "summary"] = "facts") -> list[str]:

@@ -37,6 +37,8 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
+from models.word_split import plain_words
+
 CHAT_SPECS = "'local', 'llamacpp', 'scripted', 'openai:<model>' or '<provider>:<model>' (any init_chat_model provider)"
 EMBEDDED_CHAT = ("local", "llamacpp", "scripted")
 CHAT_TOOLS = ("auto", "on", "off")
@@ -200,9 +202,6 @@ def embedding_dims(spec: str) -> int:
     return len(load_embeddings(spec).embed_query("dimension probe"))
 
 
-_TOKEN = re.compile(r"[a-z0-9]+")
-
-
 class HashEmbeddings(Embeddings):
     """Deterministic bag-of-words embeddings (signed feature hashing).
 
@@ -217,7 +216,7 @@ class HashEmbeddings(Embeddings):
 
     def _one(self, text: str) -> list[float]:
         vec = np.zeros(self.dims, dtype=np.float32)
-        for tok in _TOKEN.findall(text.lower()):
+        for tok in plain_words(text):
             h = int.from_bytes(hashlib.blake2b(tok.encode(), digest_size=8).digest(), "little")
             vec[h % self.dims] += 1.0 if (h >> 63) & 1 else -1.0
         norm = float(np.linalg.norm(vec))

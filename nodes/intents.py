@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from models.word_split import address_words
 from nodes.intents_retention import retention_request
 
 Kind = Literal["forget", "show", "memory_off", "memory_on", "retention"]
@@ -156,7 +157,7 @@ def needles(target: str) -> list[str]:
     then the topic it is filed under ("my job" -> "work").
     """
     said = " ".join(target.casefold().split()).strip(" .,!?")
-    words = re.findall(r"[\w'@.+-]+", said)
+    words = address_words(said)
     runs: list[list[str]] = [[]]
     for word in words:
         if word in _FRAME:

@@ -18,7 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from memory.text import content_words, keywords, sentences
+from memory.text import content_words, sentences
+from models.word_split import cased_words, keywords
 from stores.redaction.secrets import find_secrets
 
 log = logging.getLogger(__name__)
@@ -120,7 +121,6 @@ def ensure_verbatim(summary: str, sources: Iterable[str]) -> str:
     return f"{summary.rstrip()}\n{block}" if summary.strip() else block
 
 
-_WORD = re.compile(r"[A-Za-z0-9']+")
 _FILLER = re.compile(
     r"^(?:hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|yes|no|yep|nope|bye|"
     r"good (?:morning|night|evening)|you're welcome|no problem|sounds good)\b[\s!.,]*$",
@@ -141,7 +141,7 @@ def informativeness(sentence: str) -> float:
 
     Greetings and acknowledgements score 0: they carry nothing to remember.
     """
-    words = _WORD.findall(sentence)
+    words = cased_words(sentence)
     if len(words) < 3 and not extract_identifiers(sentence) or _FILLER.match(sentence):
         return 0.0
     names = sum(1 for w in words[1:] if w[:1].isupper())

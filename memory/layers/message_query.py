@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from memory.text import FUNCTION_WORDS, content_words, words
+from memory.text import FUNCTION_WORDS, content_words
+from models.word_split import inner_capitalised, words
 
 STOPWORDS = FUNCTION_WORDS | frozenset(
     """a after again am an as at be been before being both by did do does doing having her hers him his i if
@@ -88,13 +89,8 @@ def analyse(query: str, speakers: set[str], now: datetime) -> QueryInfo:
         asks_when=bool(_WHEN.match(query)),
         window=time_window(query, now),
         terms=terms,
-        entities=frozenset(stem(w) for w in _capitalised(query)) & terms,
+        entities=frozenset(stem(w) for w in inner_capitalised(query)) & terms,
     )
-
-
-def _capitalised(query: str) -> list[str]:
-    """Words written with a capital inside the question ("Lisbon", "Biscuit"): likely names of things."""
-    return [w.lower() for w in re.findall(r"(?<=\s)[A-Z][a-z]+", query)]
 
 
 def _day(dt: datetime) -> datetime:

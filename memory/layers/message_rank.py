@@ -28,8 +28,9 @@ from itertools import zip_longest
 
 from langgraph.store.base import SearchItem
 
-from memory.layers.message_query import STOPWORDS, TEMPORAL, QueryInfo, stem, words
+from memory.layers.message_query import STOPWORDS, TEMPORAL, QueryInfo, stem
 from memory.layers.scoring import boosted, parse_time, rank_prior
+from models.word_split import words
 
 Scored = tuple[float, SearchItem]
 

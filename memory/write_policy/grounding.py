@@ -12,19 +12,18 @@ costs a missed fact but a wrong acceptance costs trust.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 
 from memory.layers.base import LoggedMessage
-from memory.text import content_words, plain_words
+from memory.text import content_words
 from memory.words import stop_words
 from memory.write_policy.base import CandidateFact, user_messages
+from models.word_split import names_and_numbers, plain_words
 
 log = logging.getLogger(__name__)
 
 STOPWORDS = stop_words("grounding")  # memory/words.toml
 MIN_TEXT_SUPPORT = 0.6  # share of a value-less fact's words the user must have said
-_NAME_OR_NUMBER = re.compile(r"(?<!^)(?<![.!?] )\b(?:[A-Z][a-zA-Z'-]+|\d+)\b")
 
 
 def _related(a: str, b: str) -> bool:
@@ -46,7 +45,7 @@ def _said(word: str, source: set[str]) -> bool:
 def supported(fact: CandidateFact, user_text: str) -> bool:
     """Whether ``user_text`` (what the user wrote) supports ``fact``."""
     source = set(plain_words(user_text))
-    names = [w.lower() for w in _NAME_OR_NUMBER.findall(fact.text) if w.lower() not in STOPWORDS]
+    names = [w for w in names_and_numbers(fact.text) if w not in STOPWORDS]
     if not all(_said(w, source) for w in names):
         return False
     claim = content_words(fact.value or "")

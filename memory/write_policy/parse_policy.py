@@ -123,7 +123,7 @@ def _described_fact(clause: Clause) -> CandidateFact | None:
         return None  # "The colours make me feel calm": something in view, not a pastime
     if clause.lemma == "be" and re.search(r"\bmy\b", clause.complement.lower()):
         return CandidateFact(text=third_person(clause.text), category="preference", value=clause.text)
-    mine = {"me", "my"} & set(re.findall(r"\w+", clause.full_text.lower()))
+    mine = re.search(r"\bm[ey]\b", clause.full_text.lower())  # "me" or "my" as a word
     if clause.lemma in _DOES_FOR_ME and mine and not TRANSIENT.search(clause.full_text):
         return CandidateFact(text=third_person(clause.full_text), category="activity", value=clause.full_text)
     return None

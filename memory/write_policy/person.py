@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from models.word_split import pieces
+
 _MODALS = {"can", "could", "will", "would", "shall", "should", "may", "might", "must"}
 _IRREGULAR_PAST = {
     "was", "were", "had", "did", "went", "grew", "got", "made", "took", "became", "began",
@@ -27,8 +29,6 @@ _NEGATIONS = {"don't": "does not", "do not": "does not", "can't": "cannot", "can
               "won't": "will not", "didn't": "did not", "wasn't": "was not", "haven't": "has not",
               "'m not": "is not", "am not": "is not"}
 _POSSESSIVE = {"my": "the user's", "mine": "the user's", "me": "the user", "myself": "themselves"}
-
-_WORD = re.compile(r"[A-Za-z']+|[^A-Za-z'\s]+|\s+")
 
 
 def conjugate(verb: str) -> str:
@@ -58,7 +58,7 @@ def third_person(clause: str) -> str:
         text = re.sub(rf"\b{short}\b", full, text, flags=re.IGNORECASE)
     out: list[str] = []
     verb_due = False  # the next verb after "I" must agree with "the user"
-    for tok in _WORD.findall(text):
+    for tok in pieces(text):
         low = tok.lower()
         if tok in ("I", "i"):
             out.append("the user")

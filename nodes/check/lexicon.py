@@ -17,9 +17,9 @@ from functools import cache
 from typing import Any
 
 from memory.words import WORDS_FILE, words
+from models.word_split import apostrophe_words
 
 _BOUNDARY = re.compile(r"[.!?;:\n]|^\s*[-*•]\s", re.MULTILINE)
-_WORD = re.compile(r"[\w'’]+")
 
 
 def _form_regex(form: str) -> str:
@@ -115,7 +115,7 @@ class Lexicon:
             return True
         for cue in reversed(list(self._before.finditer(before))):
             gap = before[cue.end():]
-            if len(_WORD.findall(gap)) <= self.reach and not self._breakers.search(gap):
+            if len(apostrophe_words(gap)) <= self.reach and not self._breakers.search(gap):
                 return True
         return False
 

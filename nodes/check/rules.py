@@ -18,6 +18,7 @@ import re
 from functools import cache
 from typing import Any
 
+from models.word_split import reply_words
 from nodes.check.checks import Check
 from nodes.check.lexicon import Lexicon
 
@@ -26,7 +27,6 @@ _EMOJI = re.compile(
 )
 _BULLET = re.compile(r"^\s*[-*•‣◦]\s+\S", re.MULTILINE)
 _APOLOGY = re.compile(r"\b(?:sorry|apologi[sz]e[sd]?|apologi[sz]ing|apologies|my apology)\b", re.IGNORECASE)
-_WORDS = re.compile(r"\b[\w'’-]+\b")
 LANGUAGE_CODES = {
     "english": "en", "french": "fr", "german": "de", "spanish": "es", "italian": "it", "portuguese": "pt",
     "dutch": "nl", "polish": "pl", "russian": "ru", "ukrainian": "uk", "turkish": "tr", "arabic": "ar",
@@ -39,7 +39,7 @@ _NAMES = {code: name.capitalize() for name, code in reversed(LANGUAGE_CODES.item
 
 def word_count(text: str) -> int:
     """Words in a reply, as the length rule counts them."""
-    return len(_WORDS.findall(text))
+    return len(reply_words(text))
 
 
 def _last_sentence(text: str) -> str:

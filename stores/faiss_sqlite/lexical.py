@@ -19,11 +19,11 @@ indexed text, which ``items.ftext`` keeps (the tagging is recomputed from it).
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections.abc import Sequence
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)  # what FTS5's unicode61 treats as a token
+from models.word_split import fts_words
+
 _TAG_LETTERS = "bcdfghjklmnpqrstvwxz"  # consonants only: porter stems the word as if untagged
 _TAG_WIDTH = 7
 MAX_TERMS = 32
@@ -49,7 +49,7 @@ def _tag(ns_id: int) -> str:
 
 def _tagged(ns_id: int, text: str) -> str:
     tag = _tag(ns_id)
-    return " ".join(tag + w for w in _WORD.findall(text.lower()))
+    return " ".join(tag + w for w in fts_words(text))
 
 
 class PendingTerms:
@@ -85,7 +85,7 @@ class PendingTerms:
 
 
 def _terms(query: str) -> list[str]:
-    words = (w for w in _WORD.findall(query.lower()) if w not in STOPWORDS)
+    words = (w for w in fts_words(query) if w not in STOPWORDS)
     return list(dict.fromkeys(words))[:MAX_TERMS]
 
 
