@@ -1,8 +1,9 @@
 """Per-turn memory overhead: retrieve + assemble at ~10k memories of one user.
 
 Measures the graph's own retrieve, per-layer recall and assemble nodes, wired
-as the builder wires them (``add_recall``: every default layer's recall node in
-parallel, then the prompt rendering and budget), query embedding included, no LLM.
+as the builder wires them (``add_recall``: the recall node of every default layer
+that can recall this turn, in parallel, then the prompt rendering and budget),
+query embedding included, no LLM.
 Side by side, in the same loop, it times the floor no memory system avoids:
 embedding the query once. The ratio says what the memory machinery costs on top.
 

@@ -38,6 +38,7 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import tools_condition
+from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 from langgraph.types import Checkpointer
 
@@ -58,7 +59,7 @@ from nodes.consolidate import NONE, log_of, make_consolidate, make_consolidate_d
 from nodes.consolidate_deferred import make_consolidate_deferred
 from nodes.consolidate_layer import make_consolidate_layer
 from nodes.respond import make_respond
-from nodes.retrieve import make_recall, make_retrieve
+from nodes.retrieve import make_recall, make_retrieve, recalling_layers
 
 NODES = (
     "commands", "retrieve", "assemble", "respond", "check", "consolidate", "consolidate_done", "consolidate_deferred"
@@ -109,17 +110,22 @@ def add_recall(
     """``after`` fans out to one recall node per layer, which fan in to ``into``.
 
     ``after`` ends the run on ``error`` and skips the layers when it did not set
-    ``recalling`` (memory off). ``into`` must exist (assemble, the fan-in).
+    ``recalling`` (memory off). ``into`` must exist (assemble, the fan-in). Only the
+    layers that can recall this turn run (``recalling_layers``): every node LangGraph
+    runs in parallel is a thread pool task, a cost the turn pays even when the layer
+    has nothing (bench/README.md, "Per-turn memory overhead").
     """
     names = [recall_node(layer) for layer in layers]
     for layer, name in zip(layers, names):
         g.add_node(name, make_recall(layer))
         g.add_edge(name, into)
 
-    def after_retrieve(state: dict[str, Any]) -> str | list[str]:
+    def after_retrieve(state: dict[str, Any], runtime: Runtime[Context]) -> str | list[str]:
         if state.get("error"):
             return END
-        return names if state.get("recalling") and names else into
+        if not state.get("recalling"):
+            return into
+        return [recall_node(layer) for layer in recalling_layers(make_env(runtime, state), layers)] or into
 
     g.add_conditional_edges(after, after_retrieve, [*names, into, END])
 

@@ -4,7 +4,7 @@
 thread, redacts secrets, embeds the user's message once (every layer's search
 then finds its vector in the process-wide cache) and resets the turn's
 per-turn fields. The builder then fans out to one ``recall_<layer>`` node per
-layer, run in parallel; each adds its layer's memories to the state's
+layer that can recall this turn (``recalling_layers``), run in parallel; each adds its layer's memories to the state's
 ``recall`` under its name, and ``assemble`` reads them all in layer order.
 
 Order matters: a refused input leaves nothing behind; the thread (checked by
@@ -70,6 +70,16 @@ def recall_all(
     """
     shown = set(in_thread)
     return [item for layer in layers for item in layer_recall(env, layer, text, shown)]
+
+
+def recalling_layers(env: LayerEnv, layers: Sequence[MemoryLayer]) -> list[MemoryLayer]:
+    """The ``layers`` that may recall something for the turn's user message (their ``can_recall``,
+    where they have one); the others' recall nodes are skipped this turn.
+    """
+    human = latest_human(env.state)
+    text = human.text if human is not None else ""
+    checks = [(layer, getattr(layer, "can_recall", None)) for layer in layers]
+    return [layer for layer, can in checks if can is None or can(env, text)]
 
 
 def make_recall(layer: MemoryLayer) -> Callable[..., dict[str, Any]]:

@@ -1,7 +1,8 @@
 """What a memory layer is: an object with a read policy and a write policy.
 
 The graph builder takes a list of layers and makes two nodes of each, named by
-its ``name``: ``recall_<name>`` calls its ``recall``; ``consolidate_<name>`` calls
+its ``name``: ``recall_<name>`` calls its ``recall`` (skipped for a turn when the
+layer's optional ``can_recall`` says it has nothing to offer); ``consolidate_<name>`` calls
 its ``on_turn`` after each turn and ``on_session_end`` when the session ends. A layer touches long-term data only
 through ``env.store`` (LangGraph's ``BaseStore``) and only under ``env.scope``,
 so any store works. ``env.store`` is always a ``MemoryGate`` (memory/write_policy/gate.py)
@@ -122,6 +123,13 @@ class LayerBase:
 
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
         return []
+
+    def can_recall(self, env: LayerEnv, query: str) -> bool:
+        """False only when ``recall`` surely finds nothing for ``query``, known cheaply: the graph then
+        skips the layer's recall node this turn (each node run costs the turn a task). Optional: a layer
+        without it is always run.
+        """
+        return True
 
     def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
         return None

@@ -24,6 +24,9 @@ class KnowledgeLayer(LayerBase):
     def __init__(self, k: int | None = None) -> None:
         self.k = k  # passages recalled per message; None: the context's ``top_k``
 
+    def can_recall(self, env: LayerEnv, query: str) -> bool:
+        return bool(env.store.search(KNOWLEDGE_CHUNKS, limit=1))  # no document added: nothing to search
+
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
         ctx = env.context
         hits = env.store.search(KNOWLEDGE_CHUNKS, query=query, limit=self.k or ctx.top_k)

@@ -74,6 +74,10 @@ class TaskEpisodeLayer(LayerBase):
 
     # -- read policy ---------------------------------------------------------------
 
+    def can_recall(self, env: LayerEnv, query: str) -> bool:
+        # Not ``task_k``: a task's recall also starts its clock (``duration_s``), even with no examples shown.
+        return is_task(query)
+
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
         self._started[(env.scope.user_id, query)] = time.monotonic()
         while len(self._started) > _STARTS:

@@ -120,6 +120,9 @@ class WorkingMemoryLayer(LayerBase):
             return None
         return {"messages": [RemoveMessage(id=i) for i in removed], "summary": summary}
 
+    def can_recall(self, env: LayerEnv, query: str) -> bool:
+        return bool(env.state.get("summary"))
+
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
         summary = env.state.get("summary")
         return [Recalled(kind="summary", text=summary, score=1.0)] if summary else []
