@@ -160,3 +160,30 @@ def test_live_turns_are_linked_to_the_previous_turn(tmp_path: Path, backend: Bac
     assert answer["prev"] == question["id"] and question["next"] == answer["id"]
     assert "Which city?" in answer[INDEXED_FIELD]
     assert "Porto, near the river." in question[INDEXED_FIELD]
+
+
+def test_a_reply_longer_than_the_store_takes_keeps_the_turn(tmp_path: Path) -> None:
+    """A model reply has no length limit: one over the write gate's 64k string limit once failed
+    the whole turn (TooLarge). The reply comes back whole, the log keeps its start and says so,
+    its neighbour's index stays small, and the next turn and the session end work."""
+    from app.runtime import MemoryAgent
+    from graph.context import Context
+    from memory.layers.message_log import INDEXED_FIELD
+    from memory.layers.message_text import KEPT_CHARS, NEIGHBOUR_CHARS
+    from models.scripted_chat import ScriptedChatModel
+    from stores.namespaces import MESSAGES, UserScope
+
+    long = "The plan, step by step. " * 3500  # 84,000 characters
+    ctx = Context(user_id="alice", data_dir=str(tmp_path), chat_model="scripted", embedding_model="hash:64")
+    with MemoryAgent(ctx, chat_model=ScriptedChatModel(responses=["Noted.", long, "Porto."])) as agent:
+        agent.say("I live in Porto.", "t1")
+        assert agent.say("Write me a very long plan.", "t1").reply == long
+        assert agent.say("Where do I live?", "t1").reply == "Porto."
+        agent.end_session("t1")
+        log = {i.value["id"]: i.value for i in agent.store.search(UserScope("alice").ns(MESSAGES), limit=20)}
+    kept = [v for v in log.values() if v["text"].startswith("The plan")]
+    assert len(kept) == 1 and kept[0]["text"].startswith(long[:KEPT_CHARS])
+    assert kept[0]["text"].endswith(f"[…{len(long) - KEPT_CHARS} more characters not kept in the log]")
+    after = log[kept[0]["next"]]
+    assert after["text"] == "Where do I live?"
+    assert len(after[INDEXED_FIELD]) < NEIGHBOUR_CHARS + 200

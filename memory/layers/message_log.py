@@ -1,7 +1,8 @@
 """The message log: every raw turn kept verbatim, found again by hybrid search.
 
 Write policy: every message of every turn is stored under its own id in the user's
-MESSAGES namespace (secrets redacted first). Re-running a turn rewrites nothing.
+MESSAGES namespace (secrets redacted first; a model reply over 32,000 characters keeps its
+start and says so, ``message_text.kept_text``). Re-running a turn rewrites nothing.
 
 What is indexed (one field, ``search_text``): the speaker's name and the date the
 message was said, the message, and its neighbouring turns. Dialogue answers are
@@ -43,7 +44,7 @@ from memory.layers.message_rank import (
     spread,
     sub_queries,
 )
-from memory.layers.message_text import recalled_message, repeats_question, search_text
+from memory.layers.message_text import kept_text, recalled_message, repeats_question, search_text
 from memory.layers.scoring import boosted, parse_time
 from stores.namespaces import MESSAGES
 from stores.redaction.secrets import redact
@@ -60,7 +61,7 @@ def _record(msg: LoggedMessage) -> dict[str, Any]:
         "time": msg.time.isoformat(),
         "role": msg.role,
         "name": msg.name,
-        "text": redact(msg.text),
+        "text": kept_text(redact(msg.text)),
     }
 
 

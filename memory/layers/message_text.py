@@ -29,13 +29,27 @@ def speaker_of(value: dict[str, Any]) -> str:
     return value.get("name") or value.get("role") or "someone"
 
 
+KEPT_CHARS = 32_000  # of one logged message: 4× the longest user message (Context.max_message_chars)
+NEIGHBOUR_CHARS = 2_000  # of a neighbour in the index: context for the search, not a second copy
+
+
+def kept_text(text: str) -> str:
+    """What the log keeps of one message's text: all of it up to ``KEPT_CHARS``, else its start
+    and a marker. A model's reply has no length limit, and one long reply must not make the
+    turn's write fail (the write gate refuses a string over 64k); the thread keeps it whole.
+    """
+    if len(text) <= KEPT_CHARS:
+        return text
+    return f"{text[:KEPT_CHARS]} […{len(text) - KEPT_CHARS} more characters not kept in the log]"
+
+
 def search_text(
     value: dict[str, Any], prev: dict[str, Any] | None, nxt: dict[str, Any] | None, with_date: bool = True
 ) -> str:
-    """The text the store indexes for one message: header, message, then its neighbours."""
+    """The text the store indexes for one message: header, message, then its neighbours (clipped)."""
     when = f" on {spoken_date(parse_time(value['time']))}" if with_date else ""  # type: ignore[arg-type]
     head = f"{speaker_of(value)}{when}: {value['text']}"
-    around = [f"{speaker_of(v)}: {v['text']}" for v in (prev, nxt) if v is not None]
+    around = [f"{speaker_of(v)}: {v['text'][:NEIGHBOUR_CHARS]}" for v in (prev, nxt) if v is not None]
     return "\n".join([head, *around])
 
 
