@@ -20,7 +20,7 @@ from memory.knowledge.base import add_file
 from memory.layers import default_layers
 from nodes.retrieve import recall_all
 
-SKIPPABLE = {"recall_working", "recall_knowledge", "recall_tasks"}
+SKIPPABLE = {"recall_working", "recall_knowledge", "recall_tasks", "recall_procedural"}
 
 
 def _turn(agent: MemoryAgent, text: str, thread: str = "t1", msg_id: str | None = None
@@ -39,8 +39,8 @@ def test_studio_still_shows_every_layer_while_empty_layers_are_not_run(ctx: Cont
         nodes = set(agent.graph.get_graph().nodes)
         assert {recall_node(layer) for layer in agent.layers} <= nodes
         ran, _ = _turn(agent, "I live in Porto and my sister Ana is a nurse.")
-    assert {"recall_procedural", "recall_semantic", "recall_episodic", "recall_message_log"} <= ran
-    assert not ran & SKIPPABLE  # no summary, no documents, not a task
+    assert {"recall_semantic", "recall_episodic", "recall_message_log"} <= ran
+    assert not ran & SKIPPABLE  # no summary, no documents, not a task, no rule
 
 
 def test_a_layer_runs_once_it_has_something_to_offer(ctx: Context, tmp_path: Path) -> None:
@@ -56,7 +56,11 @@ def test_a_layer_runs_once_it_has_something_to_offer(ctx: Context, tmp_path: Pat
         for i in range(4):  # enough turns for the working layer to compact the thread into a summary
             _turn(agent, f"Here is one more long line about my garden, number {i}, with roses and tulips.")
         ran, state = _turn(agent, "What do I grow?")
-        assert state.get("summary") and "recall_working" in ran
+        assert state.get("summary") and "recall_working" in ran and "recall_procedural" not in ran
+        agent.say("Don't use emojis.", "t1")  # feedback: the procedural layer keeps a rule
+        agent.end_session("t1")
+        ran, state = _turn(agent, "What do I grow?", "t2")
+        assert "recall_procedural" in ran and any(r["kind"] == "rule" for r in state["recalled"])
 
 
 def test_skipping_changes_no_recalled_memory(ctx: Context, tmp_path: Path) -> None:

@@ -201,6 +201,9 @@ class ProceduralLayer(LayerBase):
             return custom[sims.index(max(sims))]
         return f"{CUSTOM}-{uuid.uuid5(uuid.NAMESPACE_URL, rule.lower()).hex[:12]}"
 
+    def can_recall(self, env: LayerEnv, query: str) -> bool:
+        return bool(env.store.search(env.scope.ns(RULES), limit=1))  # no rule kept yet: nothing to show
+
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
         items = sorted(_all_items(env, env.scope.ns(RULES)), key=lambda i: (i.value.get("created_at", ""), i.key))
         return [
