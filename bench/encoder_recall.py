@@ -18,7 +18,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench.locomo_recall import ATTRIBUTION, DEFAULT_DATA, ENCODER_NAMES, RESULTS, run
+from bench.locomo_recall import DEFAULT_DATA, ENCODER_NAMES, RESULTS, run, write_report
 from bench.recall_metrics import Tally, category_table, overall_table
 
 
@@ -53,12 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report += [category_table(tallies, metric), ""]
     report += [*rates, f"Threads per encoder: {args.threads or 'default'}; load average {os.getloadavg()[0]:.1f} "
                f"on {os.cpu_count()} cores."]
-    attribution = ATTRIBUTION if "locomo" in args.data.name else f"Data: {args.data.name} (see its README)."
-    text = "\n".join([*report, "", attribution]) + "\n"
-    out = args.out or RESULTS.with_name(f"encoders-{args.data.name}.md")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
-    print(text)
+    write_report(report, args.data, args.out or RESULTS.with_name(f"encoders-{args.data.name}.md"))
     return 0
 
 

