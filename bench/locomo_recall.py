@@ -162,7 +162,7 @@ def run(
                 if options is None:
                     continue
                 layer = MessageLogLayer(**options)  # type: ignore[arg-type]
-                shape = (layer.date_in_index, layer.neighbours)
+                shape = (layer.date_in_index, layer.neighbours, layer.by_sentence)
                 if shape not in index_built:
                     env = _env(_store(Path(tmp) / f"store-{len(index_built)}", embeddings), embeddings)
                     t0 = time.perf_counter()

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from memory.layers.message_pointers import Pointers
 
-# The ablation: each row is today's layer (pointers off, spelt out) with one lever changed; the
+# The ablation: each row is today's layer (pointers off, spelt out) with one lever changed ("-": one
+# idea of today's layer taken out); the
 # pointer rows vary that lever alone; the last row is the pointer setting that passed the quality rule.
 BEFORE: dict[str, object] = dict(pointers=Pointers(weight=0))
 ABLATION: list[tuple[str, dict[str, object]]] = [
     ("message log, today's default (pointers off)", BEFORE),
+    ("- a vector per sentence (one vector per message, the default before)", {**BEFORE, "by_sentence": False}),
     ("+ candidate pool 100", {**BEFORE, "pool": 100}),
     ("+ session-level ranking (weight 0.3)", {**BEFORE, "session_weight": 0.3}),
     ("+ at most 2 per session in the first k", {**BEFORE, "per_session": 2}),
@@ -37,12 +39,13 @@ ABLATION: list[tuple[str, dict[str, object]]] = [
 
 # The ladder (--ladder): each row adds one idea to the one above it.
 LADDER: list[tuple[str, dict[str, object]]] = [
-    ("store hybrid search, name + text", dict(BEFORE, date_in_index=False, neighbours=False, speaker_boost=0, when_boost=0, period_boost=0, term_boost=0)),
-    ("+ session date indexed", dict(BEFORE, neighbours=False, speaker_boost=0, when_boost=0, period_boost=0, term_boost=0)),
-    ("+ neighbouring turns indexed", dict(BEFORE, speaker_boost=0, when_boost=0, period_boost=0, term_boost=0)),
-    ("+ rerank: named speaker", dict(BEFORE, when_boost=0, period_boost=0, term_boost=0)),
-    ("+ rerank: 'when' → dated messages", dict(BEFORE, period_boost=0, term_boost=0)),
-    ("+ rerank: period named in the query", dict(BEFORE, term_boost=0)),
-    ("+ rerank: content words in the message itself (= MessageLogLayer)", BEFORE),
+    ("store hybrid search, name + text", dict(BEFORE, by_sentence=False, date_in_index=False, neighbours=False, speaker_boost=0, when_boost=0, period_boost=0, term_boost=0)),
+    ("+ session date indexed", dict(BEFORE, by_sentence=False, neighbours=False, speaker_boost=0, when_boost=0, period_boost=0, term_boost=0)),
+    ("+ neighbouring turns indexed", dict(BEFORE, by_sentence=False, speaker_boost=0, when_boost=0, period_boost=0, term_boost=0)),
+    ("+ rerank: named speaker", dict(BEFORE, by_sentence=False, when_boost=0, period_boost=0, term_boost=0)),
+    ("+ rerank: 'when' → dated messages", dict(BEFORE, by_sentence=False, period_boost=0, term_boost=0)),
+    ("+ rerank: period named in the query", dict(BEFORE, by_sentence=False, term_boost=0)),
+    ("+ rerank: content words in the message itself", dict(BEFORE, by_sentence=False)),
+    ("+ a vector per sentence, led by it (= MessageLogLayer)", BEFORE),
     ("+ facts and episodes as pointers to their messages (weight 0.15, off by default)", dict(pointers=Pointers(0.15))),
 ]

@@ -23,9 +23,8 @@ from typing import Any
 
 from memory.clock import parse_time
 from memory.layers.base import LayerEnv
-from memory.layers.message_log import INDEXED_FIELD
 from memory.layers.message_query import terms
-from memory.layers.message_text import message_body
+from memory.layers.message_text import index_paths, message_body
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE
 
 USAGE_KINDS = ("profile", "fact", "episode", "message")
@@ -81,7 +80,7 @@ def record_usage(env: LayerEnv, uses: Sequence[Use | list[str]]) -> int:
             continue
         value = _counted(item.value, times)
         if kind == "message":
-            env.store.put(ns, key, value, index=[INDEXED_FIELD])
+            env.store.put(ns, key, value, index=index_paths(value))
         elif kind == "episode" and env.store.supports_ttl and parse_time(value.get("expires_at")):
             left = (parse_time(value["expires_at"]) - env.now).total_seconds() / 60  # type: ignore[operator]
             if left <= 0:

@@ -231,7 +231,8 @@ def test_forgetting_a_logged_message_keeps_and_reindexes_its_neighbours(tmp_path
 
     from graph.context import Context
     from memory.layers.base import LayerEnv, LoggedMessage
-    from memory.layers.message_log import INDEXED_FIELD, MessageLogLayer
+    from memory.layers.message_log import MessageLogLayer
+    from memory.layers.message_text import INDEXED_FIELD, SENTENCE_FIELD
 
     emb = HashEmbeddings(64)
     store = InMemoryStore(index={"dims": 64, "embed": emb, "fields": ["text"]})
@@ -244,8 +245,11 @@ def test_forgetting_a_logged_message_keeps_and_reindexes_its_neighbours(tmp_path
         LoggedMessage(id="m3", thread="t", time=now, role="assistant", text="Noted, enjoy the trip."),
     ]
     MessageLogLayer().on_turn(env, turn)
+    before = store.get(scope.ns(MESSAGES), "m1")
+    assert before is not None and all("zebra-77" in t for t in before.value[SENTENCE_FIELD])  # its vectors quote m2
     report = forget(UserData(store, scope), "zebra-77", threshold=2.0)
     assert report.deleted[MESSAGES] == ["m2"]
     left = {i.key: i.value for i in store.search(scope.ns(MESSAGES), limit=10)}
     assert sorted(left) == ["m1", "m3"]
     assert all("zebra" not in v[INDEXED_FIELD] for v in left.values())
+    assert all("zebra" not in t for v in left.values() for t in v[SENTENCE_FIELD])  # nor any vector's text

@@ -12,8 +12,9 @@ from langgraph.store.memory import InMemoryStore
 
 from graph.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
-from memory.layers.message_log import INDEXED_FIELD, MessageLogLayer
+from memory.layers.message_log import MessageLogLayer
 from memory.layers.message_query import analyse, time_window
+from memory.layers.message_text import INDEXED_FIELD
 from models.loader import HashEmbeddings
 from stores.namespaces import MESSAGES, UserScope
 from stores.open import open_store
@@ -147,7 +148,7 @@ def test_query_reading() -> None:
 def test_live_turns_are_linked_to_the_previous_turn(tmp_path: Path, backend: BackendUnderTest) -> None:
     from app.runtime import MemoryAgent
     from graph.context import Context
-    from memory.layers.message_log import INDEXED_FIELD
+    from memory.layers.message_text import INDEXED_FIELD
     from models.scripted_chat import ScriptedChatModel
     from stores.namespaces import MESSAGES, UserScope
 
@@ -168,8 +169,7 @@ def test_a_reply_longer_than_the_store_takes_keeps_the_turn(tmp_path: Path) -> N
     its neighbour's index stays small, and the next turn and the session end work."""
     from app.runtime import MemoryAgent
     from graph.context import Context
-    from memory.layers.message_log import INDEXED_FIELD
-    from memory.layers.message_text import KEPT_CHARS, NEIGHBOUR_CHARS
+    from memory.layers.message_text import INDEXED_FIELD, KEPT_CHARS, NEIGHBOUR_CHARS
     from models.scripted_chat import ScriptedChatModel
     from stores.namespaces import MESSAGES, UserScope
 
@@ -187,3 +187,57 @@ def test_a_reply_longer_than_the_store_takes_keeps_the_turn(tmp_path: Path) -> N
     after = log[kept[0]["next"]]
     assert after["text"] == "Where do I live?"
     assert len(after[INDEXED_FIELD]) < NEIGHBOUR_CHARS + 200
+
+
+def test_each_sentence_leads_a_vector_of_its_own(env: LayerEnv) -> None:
+    """Every sentence of three words or more leads one copy of the indexed text (the store keeps a
+    vector per copy); "Thanks, Mel!" leads none, and a message with no such sentence keeps one."""
+    from memory.layers.message_text import SENTENCE_FIELD
+
+    turn = [
+        _msg(1, "user", "Work has been hectic this month. Took a short trip to Rome last week. Thanks, Mel!", "Jon"),
+        _msg(2, "assistant", "Nice!", "Gina"),
+    ]
+    MessageLogLayer().on_turn(env, turn)
+    items = _items(env)
+    led = items["t1-m1"][SENTENCE_FIELD]
+    assert [t.split("\n")[0] for t in led] == ["Jon: Work has been hectic this month.",
+                                                 "Jon: Took a short trip to Rome last week."]
+    assert all(t.endswith(items["t1-m1"][INDEXED_FIELD]) for t in led)  # each still carries its context
+    assert items["t1-m2"][SENTENCE_FIELD] == [items["t1-m2"][INDEXED_FIELD]]
+    MessageLogLayer(by_sentence=False).on_turn(env, turn)  # switched off: the copies go with the next write
+    assert SENTENCE_FIELD not in _items(env)["t1-m1"]
+
+
+@pytest.mark.parametrize("backend", ["local", "postgres"])
+def test_a_sentence_buried_in_a_long_turn_scores_as_itself(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One vector for a whole long turn averages the sentence a question is about away; with a vector
+    led by each sentence, the store's max over an item's vectors scores the turn by that sentence."""
+    use_backend(backend, request, monkeypatch)
+    chatter = " ".join(f"The {w} was fine and the weather stayed mild all day." for w in
+                       ("market", "office", "garden", "museum", "harbour", "library", "station", "bakery"))
+    turn = [_msg(1, "user", f"{chatter} My violin lessons start on Monday.", "Caroline")]
+    scores = {}
+    for by_sentence in (False, True):
+        store = open_store(str(tmp_path / f"data-{by_sentence}"), "hash:128")
+        layer_env = LayerEnv(store=store, scope=UserScope("alice"), context=Context(top_k=3),
+                             embeddings=HashEmbeddings(128), now=T0 + timedelta(days=1))
+        MessageLogLayer(by_sentence=by_sentence).on_turn(layer_env, turn)
+        hit = store.search(layer_env.scope.ns(MESSAGES), query="violin lessons on Monday", limit=1)[0]
+        scores[by_sentence] = float(hit.score or 0.0)
+        getattr(store, "close", lambda: None)()
+    assert scores[True] > 1.5 * scores[False], scores
+
+
+def test_a_long_reply_leads_a_bounded_number_of_vectors_none_over_the_gate_limit(env: LayerEnv) -> None:
+    from memory.layers.message_text import MAX_SENTENCE_VECTORS, SENTENCE_FIELD
+    from memory.write_policy.gate import MAX_STRING_CHARS
+
+    steps = " ".join(f"Step {i} is to check item number {i}." for i in range(400))
+    giant = "word " * 6000 + "end."  # one sentence of 30,000 characters
+    MessageLogLayer().on_turn(env, [_msg(1, "assistant", f"{giant} {steps}", "Melanie")])
+    led = _items(env)["t1-m1"][SENTENCE_FIELD]
+    assert len(led) == MAX_SENTENCE_VECTORS
+    assert max(len(t) for t in led) < MAX_STRING_CHARS

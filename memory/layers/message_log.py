@@ -4,8 +4,9 @@ Write policy: every message of every turn is stored under its own id in the user
 MESSAGES namespace (secrets redacted first; a model reply over 32,000 characters keeps its
 start and says so, ``message_text.kept_text``). Re-running a turn rewrites nothing.
 
-What is indexed (one field, ``search_text``): the speaker's name and the date the
-message was said, the message, and its neighbouring turns. Dialogue answers are
+What is indexed (``search_text``): the speaker's name and the date the
+message was said, the message, and its neighbouring turns; the vectors are one copy
+of that text per sentence of the message, led by the sentence (``message_text.sentence_led``). Dialogue answers are
 often elliptic ("I chose them 'cause they help LGBTQ+ folks") while the question
 before them carries the topic ("What made you pick that agency?"); the name and
 date let "When did Caroline ..." match Caroline's own words. Measured on LoCoMo
@@ -44,12 +45,18 @@ from memory.layers.message_rank import (
     spread,
     sub_queries,
 )
-from memory.layers.message_text import kept_text, recalled_message, repeats_question, search_text
+from memory.layers.message_text import (
+    index_paths,
+    index_value,
+    kept_text,
+    recalled_message,
+    repeats_question,
+    search_text,
+)
 from memory.layers.scoring import boosted, parse_time
 from stores.namespaces import MESSAGES
 from stores.redaction.secrets import redact
 
-INDEXED_FIELD = "search_text"
 ECHO_HEADROOM = 2  # candidates searched per result, so passed-over repeats leave no gap
 _PAGE = 500
 
@@ -89,6 +96,7 @@ class MessageLogLayer(LayerBase):
         fusion: score candidates with this learned model instead of the boosts above (None: off;
             ``message_fusion.shipped_model()`` is the one trained on locomo-dev).
         pointers: lift the messages the facts and episodes the query finds came from (message_pointers; off).
+        by_sentence: one vector per sentence of a message, each led by it (``message_text.sentence_led``).
     """
 
     name = "message_log"
@@ -109,6 +117,7 @@ class MessageLogLayer(LayerBase):
         entity_boost: float = 0.0,
         fusion: FusionModel | None = None,
         pointers: Pointers = Pointers(),
+        by_sentence: bool = True,
     ) -> None:
         self.neighbours = neighbours
         self.date_in_index = date_in_index
@@ -124,6 +133,7 @@ class MessageLogLayer(LayerBase):
         self.entity_boost = entity_boost
         self.fusion = fusion
         self.pointers = pointers
+        self.by_sentence = by_sentence
 
     # -- write policy -------------------------------------------------------
 
@@ -139,11 +149,11 @@ class MessageLogLayer(LayerBase):
             prev, nxt = (r if r is not None and r["thread"] == value["thread"] else None for r in around)
             value["prev"] = prev["id"] if prev else None
             value["next"] = nxt["id"] if nxt else None
-            value[INDEXED_FIELD] = self._search_text(value, prev, nxt)
+            self._index(value, prev, nxt)
         relinked = self._link_to_previous_turn(env, records)
         existing = env.store.batch([GetOp(ns, r["id"]) for r in records])
         ops: list[Op] = [
-            PutOp(ns, r["id"], r, index=[INDEXED_FIELD])
+            PutOp(ns, r["id"], r, index=index_paths(r))
             for r, old in zip(records, existing)
             if not (isinstance(old, Item) and old.value == r)
         ] + relinked
@@ -205,8 +215,7 @@ class MessageLogLayer(LayerBase):
                 continue
             value = {**item.value, **link}
             around = [env.store.get(ns, value[d]) if value.get(d) else None for d in ("prev", "next")]
-            value[INDEXED_FIELD] = self._search_text(value, *(a.value if a else None for a in around))
-            env.store.put(ns, key, value, index=[INDEXED_FIELD])
+            env.store.put(ns, key, value, index=self._index(value, *(a.value if a else None for a in around)))
         return len(gone)
 
     def _link_to_previous_turn(self, env: LayerEnv, records: list[dict[str, Any]]) -> list[Op]:
@@ -226,16 +235,16 @@ class MessageLogLayer(LayerBase):
             return []
         first = records[0]
         first["prev"] = last.key
-        first[INDEXED_FIELD] = self._search_text(first, last.value, records[1] if len(records) > 1 else None)
+        self._index(first, last.value, records[1] if len(records) > 1 else None)
         before = env.store.get(ns, last.value["prev"]) if last.value.get("prev") else None
         value = {**last.value, "next": first["id"]}
-        value[INDEXED_FIELD] = self._search_text(value, before.value if before else None, first)
-        return [PutOp(ns, last.key, value, index=[INDEXED_FIELD])]
+        return [PutOp(ns, last.key, value, index=self._index(value, before.value if before else None, first))]
 
-    def _search_text(self, value: dict[str, Any], prev: dict[str, Any] | None, nxt: dict[str, Any] | None) -> str:
+    def _index(self, value: dict[str, Any], prev: dict[str, Any] | None, nxt: dict[str, Any] | None) -> list[str]:
+        """Write the message's indexed texts into ``value``; the paths to put it with."""
         if not self.neighbours:
             prev = nxt = None
-        return search_text(value, prev, nxt, self.date_in_index)
+        return index_value(value, search_text(value, prev, nxt, self.date_in_index), self.by_sentence)
 
     # -- read policy --------------------------------------------------------
 

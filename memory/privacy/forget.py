@@ -32,7 +32,8 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
 from memory.layers.base import LayerEnv
-from memory.layers.message_log import INDEXED_FIELD, MessageLogLayer
+from memory.layers.message_log import MessageLogLayer
+from memory.layers.message_text import own_text
 from memory.privacy.export import iter_items
 from memory.tools.memory_files import MemoryFiles
 from stores.namespaces import (
@@ -144,7 +145,7 @@ def _near_keys(store: BaseStore, ns: tuple[str, ...], text: str, threshold: floa
 def _own_text(kind: str, value: Any) -> Any:
     """What an item says itself: a logged message's index also quotes its neighbours."""
     if kind == MESSAGES and isinstance(value, dict):
-        return {k: v for k, v in value.items() if k != INDEXED_FIELD}
+        return own_text(value)
     return value
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from langgraph.store.base import BaseStore
 
 from memory.layers.identifiers import split_sentences
-from memory.layers.message_log import INDEXED_FIELD
+from memory.layers.message_text import index_paths
 from memory.privacy.export import iter_items
 from stores.namespaces import EPISODES, MESSAGES, UserScope
 from stores.redaction.scrub import map_strings, strings_in
@@ -60,7 +60,7 @@ def cut_from_store(store: BaseStore, scope: UserScope, quotes: Quotes, keep: set
     changed = 0
     for item in iter_items(store, scope.ns(MESSAGES)):
         if item.key in keep and (value := quotes.deep(item.value)) is not item.value:
-            store.put(item.namespace, item.key, value, index=[INDEXED_FIELD])
+            store.put(item.namespace, item.key, value, index=index_paths(value))
             changed += 1
     for item in iter_items(store, scope.ns(EPISODES)):
         if (value := quotes.deep(item.value)) is not item.value:

@@ -139,7 +139,7 @@ plt.show()
 
 # %% [markdown]
 # For reference, the benchmark over both conversations (`python -m bench.locomo_recall`, 231 questions; its table is in
-# the README) gives R@5/R@10 = 0.349/0.459 (dense), 0.497/0.580 (BM25), 0.495/0.574 (RRF) and 0.695/0.783 for the
+# the README) gives R@5/R@10 = 0.349/0.459 (dense), 0.497/0.580 (BM25), 0.495/0.574 (RRF) and 0.697/0.793 for the
 # message log; a run writes the full table to `bench/results/`.
 #
 # Data: LoCoMo (Maharana et al., 2024; snap-research/LoCoMo), CC BY-NC 4.0.
