@@ -2,11 +2,11 @@
 
 Write policy: every message of every turn is stored under its own id in the user's
 MESSAGES namespace (secrets redacted first; a model reply over 32,000 characters keeps its
-start and says so, ``message_text.kept_text``). Re-running a turn rewrites nothing.
+start and says so, ``message_text.stored_record``). Re-running a turn rewrites nothing.
 
-What is indexed (``search_text``): the speaker's name and the date the
-message was said, the message, and its neighbouring turns; the vectors are one copy
-of that text per sentence of the message, led by the sentence (``message_text.sentence_led``). Dialogue answers are
+What is indexed (``search_text``): the speaker's name and the date the message was said,
+the message, and its neighbouring turns; the vectors are one copy of that text per sentence
+of the message, led by the sentence (``message_text.sentence_led``). Dialogue answers are
 often elliptic ("I chose them 'cause they help LGBTQ+ folks") while the question
 before them carries the topic ("What made you pick that agency?"); the name and
 date let "When did Caroline ..." match Caroline's own words. Measured on LoCoMo
@@ -48,33 +48,17 @@ from memory.layers.message_rank import (
 from memory.layers.message_text import (
     index_paths,
     index_value,
-    kept_text,
+    logged_message,
     recalled_message,
     repeats_question,
     search_text,
+    stored_record,
 )
 from memory.layers.scoring import boosted, parse_time
 from stores.namespaces import MESSAGES
-from stores.redaction.secrets import redact
 
 ECHO_HEADROOM = 2  # candidates searched per result, so passed-over repeats leave no gap
 _PAGE = 500
-
-
-def _record(msg: LoggedMessage) -> dict[str, Any]:
-    return {
-        "id": msg.id,
-        "thread": msg.thread,
-        "time": msg.time.isoformat(),
-        "role": msg.role,
-        "name": msg.name,
-        "text": kept_text(redact(msg.text)),
-    }
-
-
-def _logged(value: dict[str, Any], said: datetime) -> LoggedMessage:
-    return LoggedMessage(id=value["id"], thread=value["thread"], time=said, role=value["role"],
-                         text=value.get("text", ""), name=value.get("name"))
 
 
 class MessageLogLayer(LayerBase):
@@ -143,7 +127,7 @@ class MessageLogLayer(LayerBase):
         Returns ``last_logged`` for the thread state: the next live turn links to it.
         """
         ns = env.scope.ns(MESSAGES)
-        records = [_record(m) for m in turn]
+        records = [stored_record(m) for m in turn]
         for i, value in enumerate(records):
             around = (records[i - 1] if i else None, records[i + 1] if i + 1 < len(records) else None)
             prev, nxt = (r if r is not None and r["thread"] == value["thread"] else None for r in around)
@@ -178,13 +162,13 @@ class MessageLogLayer(LayerBase):
             if len(page) < _PAGE:
                 break
         found.sort(key=lambda pair: pair[0])
-        return [_logged(v, said) for said, v in found]
+        return [logged_message(v, said) for said, v in found]
 
     def messages(self, env: LayerEnv, ids: Sequence[str]) -> list[LoggedMessage]:
         """The logged messages with these ids, in that order; one forgotten since is left out."""
         items = env.store.batch([GetOp(env.scope.ns(MESSAGES), i) for i in ids]) if ids else []
         found = [(parse_time(i.value.get("time")), i.value) for i in items if isinstance(i, Item)]
-        return [_logged(v, said) for said, v in found if said is not None]
+        return [logged_message(v, said) for said, v in found if said is not None]
 
     def forget(self, env: LayerEnv, ids: Sequence[str]) -> int:
         """Delete messages, and re-index their neighbours, whose indexed text quoted them.

@@ -13,9 +13,10 @@ from typing import Any
 from langgraph.store.base import SearchItem
 
 from memory.clock import parse_time
-from memory.layers.base import Recalled
+from memory.layers.base import LoggedMessage, Recalled
 from memory.layers.message_query import terms
 from memory.text import sentences
+from stores.redaction.secrets import redact
 
 _HEAD = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")  # "[3 May 2024] user: " on a recalled message
 
@@ -47,6 +48,18 @@ def kept_text(text: str) -> str:
     if len(text) <= KEPT_CHARS:
         return text
     return f"{text[:KEPT_CHARS]} […{len(text) - KEPT_CHARS} more characters not kept in the log]"
+
+
+def stored_record(msg: LoggedMessage) -> dict[str, Any]:
+    """What the log stores of one message (before its indexed texts): secrets redacted, ``kept_text``."""
+    return {"id": msg.id, "thread": msg.thread, "time": msg.time.isoformat(), "role": msg.role, "name": msg.name,
+            "text": kept_text(redact(msg.text))}
+
+
+def logged_message(value: dict[str, Any], said: datetime) -> LoggedMessage:
+    """A stored record back as the message the extractors read."""
+    return LoggedMessage(id=value["id"], thread=value["thread"], time=said, role=value["role"],
+                         text=value.get("text", ""), name=value.get("name"))
 
 
 def search_text(
