@@ -2,11 +2,12 @@
 the recalled memories and system prompt a recent thread checkpointed, an episode of a
 recent session that quotes them.
 
-Each expired user message, and each of its sentences long enough to be a quote,
-is replaced by ``[expired]`` wherever it appears in the user's surviving messages,
-episodes and the latest checkpoint of their surviving threads (which is then
-rewritten as the thread's only checkpoint, so older checkpoints holding the
-quote go). This runs before the expired messages are deleted: a sweep killed
+Each expired user message, each of its sentences long enough to be a quote, and each
+identifier lifted out of it (an id, a date, a path: what an episode keeps under "Details
+kept verbatim", or a reply repeats from one) is replaced by ``[expired]`` wherever it
+appears in the user's surviving messages, episodes and the latest checkpoint of their
+surviving threads (which is then rewritten as the thread's only checkpoint, so older
+checkpoints holding the quote go). This runs before the expired messages are deleted: a sweep killed
 midway finds the same quotes again on its rerun.
 """
 
@@ -18,7 +19,7 @@ from typing import Any
 
 from langgraph.store.base import BaseStore
 
-from memory.layers.identifiers import split_sentences
+from memory.layers.identifiers import extract_identifiers, split_sentences
 from memory.layers.message_text import index_paths
 from memory.privacy.export import iter_items
 from stores.namespaces import EPISODES, MESSAGES, UserScope
@@ -26,6 +27,7 @@ from stores.redaction.scrub import map_strings, strings_in
 
 EXPIRED_MARK = "[expired]"
 MIN_QUOTE_CHARS = 12
+MIN_IDENTIFIER_CHARS = 6  # an identifier this long is the user's own ("zorbal00b"), not a common token
 
 
 class Quotes:
@@ -36,6 +38,7 @@ class Quotes:
     def __init__(self, texts: Sequence[str], said_since: Sequence[str] = ()) -> None:
         found = {t.strip() for t in texts if len(t.strip()) >= MIN_QUOTE_CHARS}
         found |= {s.strip() for t in texts for s in split_sentences(t) if len(s.strip()) >= MIN_QUOTE_CHARS}
+        found |= {i for t in texts for i in extract_identifiers(t) if len(i) >= MIN_IDENTIFIER_CHARS}
         again = "\n".join(said_since).casefold()  # said again inside the limit: those words are recent
         fragments = sorted((f for f in found if f.casefold() not in again), key=len, reverse=True)
         self._pattern = re.compile("|".join(map(re.escape, fragments)), re.IGNORECASE) if fragments else None
