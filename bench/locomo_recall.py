@@ -51,7 +51,7 @@ from graph.context import Context
 from memory.clock import parse_time
 from memory.layers import default_layers
 from memory.layers.base import LayerEnv, LoggedMessage
-from memory.layers.message_fusion import FusionModel, shipped_model
+from memory.layers.message_fusion import FusionModel
 from memory.layers.message_log import MessageLogLayer
 from models.loader import load_embeddings
 from nodes.importer import import_messages, parse_import
@@ -116,11 +116,9 @@ def _ranked_layer(env: LayerEnv, layer: MessageLogLayer, q: Question, k: int) ->
 
 
 def resolved(options: dict[str, object], conversation: str) -> dict[str, object] | None:
-    """A row's layer options for one conversation: ``fusion="shipped"`` is the shipped model,
-    ``fusion="cv"`` the one fitted without this conversation (None: there is none, the row is skipped).
+    """A row's layer options for one conversation: ``fusion="cv"`` is the model fitted without this
+    conversation (None: there is none, the row is skipped).
     """
-    if options.get("fusion") == "shipped":
-        return {**options, "fusion": shipped_model()}
     if options.get("fusion") == "cv":
         from bench.learned_fusion.train import CV_PATH  # bench-only; the runtime never reads it
 

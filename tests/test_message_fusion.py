@@ -61,17 +61,23 @@ def test_features_read_what_a_real_search_found(env: LayerEnv) -> None:
     assert row["m4"][COL["recency"]] == 1.0 and row["m0"][COL["recency"]] == 0.0
     assert row["m0"][COL["a question itself"]] == 1.0 and row["m1"][COL["a question itself"]] == 0.0
     assert row["m1"][COL["named speaker"]] == 1.0 and row["m2"][COL["named speaker"]] == 0.0
+    # m1 replies to m0's question, and both were found; m4 is alone in its session
+    assert row["m1"][COL["answers a question ranked high"]] == 1.0
+    assert row["m3"][COL["answers a question ranked high"]] == 0.0  # m2 before it is no question
+    assert row["m1"][COL["a neighbouring turn in the pool"]] > 0.0 and row["m4"][COL["a neighbouring turn in the pool"]] == 0.0
     assert candidate_features([], analyse("anything", set(), env.now)).shape == (0, len(FEATURES))
 
 
-def test_the_switch_ranks_by_the_model_and_is_off_by_default(env: LayerEnv) -> None:
-    assert MessageLogLayer().fusion is None
+def test_the_switch_ranks_by_the_model_and_the_shipped_one_is_the_default(env: LayerEnv) -> None:
+    assert MessageLogLayer().fusion == shipped_model() and MessageLogLayer(fusion=None).fusion is None
     newest_first = [r.key for r in MessageLogLayer(fusion=_only("recency", 5.0)).search(env, "bread oven", 5)]
     oldest_first = [r.key for r in MessageLogLayer(fusion=_only("recency", -5.0)).search(env, "bread oven", 5)]
     assert newest_first == sorted(newest_first, key=lambda k: -int(k[1:]))
     assert oldest_first == list(reversed(newest_first))
     spoken = [r.key for r in MessageLogLayer(fusion=_only("named speaker", 5.0)).search(env, "What did Tomasz bake?", 2)]
     assert set(spoken) == {"m1", "m3"}
+    answer = MessageLogLayer(fusion=_only("answers a question ranked high", 5.0)).search(env, "bread oven", 1)
+    assert [r.key for r in answer] == ["m1"]
 
 
 def test_the_shipped_weights_are_for_todays_features() -> None:

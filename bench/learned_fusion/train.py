@@ -1,7 +1,9 @@
 """Train the message log's learned fusion on the two locomo-dev conversations, and nothing else.
 
-Model choice and regularisation by cross-validation across the conversations: fit on
-one, rank the other's candidate pools, and the reverse; the figure pooled over both
+Features are standardised over the training rows (so one penalty treats them alike) and
+the fit is folded back into weights on the raw features. Model choice and regularisation
+by cross-validation across the conversations: fit on one, rank the other's candidate
+pools, and the reverse; the figure pooled over both
 test folds is the honest dev number (the hand-set rerank of today, scored on the same
 pools, is printed beside it; it was tuned on both, so it is in-sample). Two models: a
 pointwise logistic regression (is this candidate evidence?) and a pairwise linear ranker
@@ -36,27 +38,38 @@ DECIMALS = 4
 Fit = Callable[[Pools, float], FusionModel]
 
 
-def _model(clf: LogisticRegression) -> FusionModel:
-    bias = float(clf.intercept_[0]) if clf.fit_intercept else 0.0
-    return FusionModel(round(bias, DECIMALS), tuple(round(float(w), DECIMALS) for w in clf.coef_[0]))
+def _scale(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each feature's mean and spread over the training rows (1 for a constant one)."""
+    spread = x.std(axis=0)
+    return x.mean(axis=0), np.where(spread > 0, spread, 1.0)
+
+
+def _model(clf: LogisticRegression, mean: np.ndarray, spread: np.ndarray) -> FusionModel:
+    """The fit on standardised features, folded back into weights on the raw ones."""
+    w = clf.coef_[0] / spread
+    bias = (float(clf.intercept_[0]) if clf.fit_intercept else 0.0) - float(w @ mean)
+    return FusionModel(round(bias, DECIMALS), tuple(round(float(v), DECIMALS) for v in w))
 
 
 def pointwise(pools: Pools, c: float) -> FusionModel:
     """Logistic regression on single candidates: evidence or not."""
-    return _model(LogisticRegression(C=c, max_iter=2000).fit(pools.x, pools.y))
+    mean, spread = _scale(pools.x)
+    return _model(LogisticRegression(C=c, max_iter=3000).fit((pools.x - mean) / spread, pools.y), mean, spread)
 
 
 def pairwise(pools: Pools, c: float) -> FusionModel:
     """Logistic regression on (evidence - other) differences of one question, both orientations."""
+    mean, spread = _scale(pools.x)
+    z = (pools.x - mean) / spread
     diffs = []
     for q in np.unique(pools.question):
         rows = pools.question == q
-        pos, neg = pools.x[rows & (pools.y == 1)], pools.x[rows & (pools.y == 0)]
+        pos, neg = z[rows & (pools.y == 1)], z[rows & (pools.y == 0)]
         if len(pos) and len(neg):
             diffs.append((pos[:, None, :] - neg[None, :, :]).reshape(-1, pools.x.shape[1]))
     d = np.concatenate(diffs)
     x, y = np.concatenate([d, -d]), np.concatenate([np.ones(len(d)), np.zeros(len(d))])
-    return _model(LogisticRegression(C=c, max_iter=2000, fit_intercept=False).fit(x, y))
+    return _model(LogisticRegression(C=c, max_iter=3000, fit_intercept=False).fit(x, y), mean, spread)
 
 
 MODELS: dict[str, Fit] = {"pointwise logistic": pointwise, "pairwise linear": pairwise}

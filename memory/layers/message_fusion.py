@@ -3,7 +3,8 @@
 The hand-set rerank (``message_rank.cue_score``) multiplies the store's order by a few
 round-number boosts. This instead scores a candidate with a logistic model over the
 same signals (its standing in the store's fused order and in cosine order, its cosine,
-the query's cues in the message, how strongly its session turns up, how recent it is):
+the query's cues in the message, how strongly its session turns up, how recent it is,
+whether its neighbouring turns were found too and whether it answers a question that was):
 a few numbers in ``message_fusion.json``, trained on the LoCoMo dev questions only by
 ``python -m bench.learned_fusion.train``. numpy only; no model is called.
 """
@@ -40,7 +41,11 @@ FEATURES = (
     "query words around it",  # share of the query's content words in its indexed text (neighbours too)
     "a question itself",  # it ends with "?": a question is rarely the evidence for one
     "length",  # characters, as a share of 400 (capped at 1)
+    "a neighbouring turn in the pool",  # rank_prior of the better-ranked of its previous and next turns, 0 if neither
+    "answers a question ranked high",  # its previous turn is a question among the pool's first ANSWERED_TOP
 )
+
+ANSWERED_TOP = 10  # how high the question before a turn must rank for the turn to count as its answer
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,10 @@ def _share(info: QueryInfo, text: str) -> float:
     return len(info.terms & features(text)[0]) / len(info.terms) if info.terms else 0.0
 
 
+def _asks(hit: SearchItem) -> bool:
+    return str(hit.value.get("text", "")).rstrip().endswith("?")
+
+
 def candidate_features(found: Sequence[SearchItem], info: QueryInfo) -> np.ndarray:
     """One row of ``FEATURES`` per candidate, ``found`` in the store's order (scored ones only)."""
     n = len(found)
@@ -93,6 +102,7 @@ def candidate_features(found: Sequence[SearchItem], info: QueryInfo) -> np.ndarr
         per.setdefault(str(h.value.get("thread")), []).append(rank_prior(rank))
     strength = {t: sum(sorted(s, reverse=True)[:3]) for t, s in per.items()}
     top = max(strength.values())
+    rank_of = {h.key: rank for rank, h in enumerate(found)}
     said = [parse_time(h.value.get("time")) for h in found]
     stamps = [t.timestamp() if t is not None else float("-inf") for t in said]
     age_rank = _share_ranks(stamps)
@@ -100,11 +110,14 @@ def candidate_features(found: Sequence[SearchItem], info: QueryInfo) -> np.ndarr
     for rank, h in enumerate(found):
         text = h.value.get("text", "")
         c = cues(h.value, info, features(text))
+        around = [rank_of[k] for k in (h.value.get("prev"), h.value.get("next")) if k in rank_of]
+        before = rank_of.get(h.value.get("prev"))
+        answers = before is not None and before < ANSWERED_TOP and _asks(found[before])
         rows.append((
             rank_prior(rank), rank_prior(cos_rank[rank]), cos[rank], cos[rank] - best_cos,
             float(c.speaker), float(c.dated), float(c.in_period), c.term_share, c.entity_share,
             strength[str(h.value.get("thread"))] / top, 1.0 - age_rank[rank] / max(n - 1, 1),
-            _share(info, h.value.get("search_text", "")), float(text.rstrip().endswith("?")),
-            min(len(text) / 400.0, 1.0),
+            _share(info, h.value.get("search_text", "")), float(_asks(h)),
+            min(len(text) / 400.0, 1.0), max((rank_prior(r) for r in around), default=0.0), float(answers),
         ))
     return np.asarray(rows, dtype=np.float64)

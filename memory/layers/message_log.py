@@ -15,7 +15,9 @@ date let "When did Caroline ..." match Caroline's own words. Measured on LoCoMo
 Read policy: a larger candidate pool from the store's hybrid search, reranked by
 what the query says (message_query): the named speaker, "when" questions towards
 messages that date something, a referenced period, and content words found in the
-message itself, fused with the store's order through the shared scorer, and a lift for the messages
+message itself, with the store's order, the cosine, the session, the neighbouring turns
+found and more, weighed by a small learned model (``message_fusion``; the round-number
+boosts of the shared scorer without it), and a lift for the messages
 that the facts and episodes the query finds were read from (``message_pointers``); the
 other levers of the LoCoMo ablation are in ``message_rank``. One result is one message and its
 ``sources`` is exactly its own id: neighbours shape the ranking, never the result.
@@ -25,12 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
 
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
-from memory.layers.message_fusion import FusionModel, candidate_features
+from memory.layers.message_fusion import FusionModel, candidate_features, shipped_model
 from memory.layers.message_pointers import Pointers, pointed
 from memory.layers.message_query import QueryInfo, analyse
 from memory.layers.message_rank import (
@@ -77,8 +79,8 @@ class MessageLogLayer(LayerBase):
         decompose: search each part of "X and also Y" too, fused with the whole query.
         feedback: words shared by the first results searched again, at most this many (0: off).
         entity_boost: weight for the share of the query's capitalised words in the message itself.
-        fusion: score candidates with this learned model instead of the boosts above (None: off;
-            ``message_fusion.shipped_model()`` is the one trained on locomo-dev).
+        fusion: score candidates with this learned model instead of the boosts above: ``"shipped"``
+            (the default) is ``message_fusion.shipped_model()``, trained on locomo-dev; None: the boosts.
         pointers: lift the messages the facts and episodes the query finds came from (message_pointers; off).
         by_sentence: one vector per sentence of a message, each led by it (``message_text.sentence_led``).
     """
@@ -99,7 +101,7 @@ class MessageLogLayer(LayerBase):
         decompose: bool = False,
         feedback: int = 0,
         entity_boost: float = 0.0,
-        fusion: FusionModel | None = None,
+        fusion: FusionModel | Literal["shipped"] | None = "shipped",
         pointers: Pointers = Pointers(),
         by_sentence: bool = True,
     ) -> None:
@@ -115,7 +117,7 @@ class MessageLogLayer(LayerBase):
         self.decompose = decompose
         self.feedback = feedback
         self.entity_boost = entity_boost
-        self.fusion = fusion
+        self.fusion: FusionModel | None = shipped_model() if isinstance(fusion, str) else fusion
         self.pointers = pointers
         self.by_sentence = by_sentence
 
