@@ -29,8 +29,8 @@ _SPEAKERS = ("User: ", "Assistant: ")  # how an extractive episode labels the se
 @dataclass(frozen=True)
 class Pointers:
     """The lever's switches; ``weight`` 0 (the default) turns it off. ``Pointers(0.15)`` passed the
-    LoCoMo quality rule (bench/README.md): a light lift, from the two best facts and the two best
-    episodes. It stays off until its per-turn cost is measured within the 25 ms budget.
+    LoCoMo quality rule on the hand-set rerank (bench/README.md): a light lift, from the two best
+    facts and the two best episodes. On the learned fusion it costs R@1, so it stays off.
 
     Args:
         weight: lift for a pointed message, times its pointer's cosine to the query.
