@@ -1,7 +1,8 @@
 """The rows of the LoCoMo report (bench/locomo_recall.py): the ablation, one lever per row, and the ladder.
 
-Each row is a label and the ``MessageLogLayer`` options it runs with. The learned fusion's
-``"shipped"`` / ``"cv"`` are resolved per conversation by ``locomo_recall.resolved``.
+Each row is a label and the ``MessageLogLayer`` options it runs with. ``fusion="cv"`` (the
+weights fitted without the conversation ranked) is resolved per conversation by
+``locomo_recall.resolved``; the layer itself reads ``"shipped"``, its default.
 """
 
 from __future__ import annotations
