@@ -91,6 +91,12 @@ def test_a_model_with_the_wrong_number_of_weights_is_refused() -> None:
         FusionModel(0.0, (1.0, 2.0))
 
 
+def test_an_unknown_fusion_name_is_refused() -> None:
+    """Only "shipped" names a model; any other string would have silently meant it."""
+    with pytest.raises(ValueError, match="unknown fusion 'cv'"):
+        MessageLogLayer(fusion="cv")  # type: ignore[arg-type]
+
+
 def _pools(seed: int) -> Pools:
     """20 questions of 10 candidates each; the one evidence message per question is the one
     holding the query's words, placed anywhere in the store's order.

@@ -117,7 +117,9 @@ class MessageLogLayer(LayerBase):
         self.decompose = decompose
         self.feedback = feedback
         self.entity_boost = entity_boost
-        self.fusion: FusionModel | None = shipped_model() if isinstance(fusion, str) else fusion
+        if isinstance(fusion, str) and fusion != "shipped":
+            raise ValueError(f"unknown fusion {fusion!r}: expected 'shipped', a FusionModel or None")
+        self.fusion: FusionModel | None = shipped_model() if fusion == "shipped" else fusion
         self.pointers = pointers
         self.by_sentence = by_sentence
 
