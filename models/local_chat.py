@@ -31,21 +31,11 @@ from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_huggingface import ChatHuggingFace, HuggingFacePipeline
 from pydantic import PrivateAttr
 
-import settings
-from models.packaged import packaged_file
+from models.packaged import model_cache_dir, packaged_file
 
 MODEL_NAME = "SmolLM2-135M-Instruct"
 REPEAT_WINDOW = 64  # tokens; llama.cpp's repeat_last_n, so the penalty reads as it did there
 REPEAT_PENALTY = 1.3  # tiny models loop on greedy decoding ("I'm sorry for any confusion. I'm sorry...")
-
-
-def model_cache_dir() -> Path:
-    """Where converted models are kept: ``MEMORY_MODEL_CACHE_DIR``, else the user's cache folder."""
-    explicit = settings.MODEL_CACHE_DIR.read()
-    if explicit:
-        return Path(explicit).expanduser()
-    base = settings.XDG_CACHE_HOME.read() or str(Path.home() / ".cache")
-    return Path(base) / "agent-memory-starter"
 
 
 def _fingerprint(path: Path) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from importlib import metadata
 from pathlib import Path
 
+import settings
+
 
 class ModelNotInstalled(RuntimeError):
     """The pip package that carries the embedded model is missing or incomplete."""
@@ -28,3 +30,14 @@ def packaged_file(distribution: str, suffix: str) -> Path:
 def packaged_model_dir(distribution: str, marker: str = "modules.json") -> Path:
     """The folder of ``distribution`` holding a sentence-transformers model."""
     return packaged_file(distribution, marker).parent
+
+
+def model_cache_dir() -> Path:
+    """Where files made from packaged models are kept (the chat model's conversion, MiniLM's ONNX
+    graph): ``MEMORY_MODEL_CACHE_DIR``, else the user's cache folder.
+    """
+    explicit = settings.MODEL_CACHE_DIR.read()
+    if explicit:
+        return Path(explicit).expanduser()
+    base = settings.XDG_CACHE_HOME.read() or str(Path.home() / ".cache")
+    return Path(base) / "agent-memory-starter"

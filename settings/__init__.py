@@ -54,8 +54,15 @@ OPENAI_API_BASE = EnvSetting("OPENAI_API_BASE", "OpenAI-compatible endpoint for 
 OPENAI_BASE_URL = EnvSetting("OPENAI_BASE_URL", "Same as OPENAI_API_BASE (the OpenAI SDK's name).", group="models")
 MODEL_CACHE_DIR = EnvSetting(
     "MEMORY_MODEL_CACHE_DIR",
-    "Where the embedded chat model's converted weights are cached (default `$XDG_CACHE_HOME/agent-memory-starter`).",
+    "Where files made from the embedded models are cached: the chat model's converted weights, MiniLM's ONNX graph "
+    "(default `$XDG_CACHE_HOME/agent-memory-starter`).",
     group="models",
+)
+EMBED_RUNTIME = EnvSetting(
+    "MEMORY_EMBED_RUNTIME",
+    "How the `local` MiniLM embedder runs: `auto` (onnxruntime, else torch with a warning), `onnx` or `torch`; "
+    "the vectors are the same.",
+    "auto", group="models",
 )
 E5_THREADS = EnvSetting(
     "MEMORY_E5_THREADS",
@@ -71,5 +78,5 @@ UPKEEP_TEST_PAUSE = EnvSetting(
 ALL: tuple[EnvSetting, ...] = (
     BACKEND, POSTGRES_URI, AUTH_TOKENS, AUTH_JWT_KEY, AUTH_JWT_ALGORITHMS, AUTH_JWT_AUDIENCE, AUTH_JWT_ISSUER,
     AUTH_OPERATORS, NOW, UPKEEP_TEST_PAUSE, TOKEN_LIMIT_FIELD, OPENAI_API_BASE, OPENAI_BASE_URL,
-    MODEL_CACHE_DIR, E5_THREADS, XDG_CACHE_HOME,
+    MODEL_CACHE_DIR, EMBED_RUNTIME, E5_THREADS, XDG_CACHE_HOME,
 )
