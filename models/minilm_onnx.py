@@ -98,7 +98,15 @@ def export(model: Any, path: Path) -> None:
                               dynamic_axes={**axes, "embedding": {0: "batch"}}, opset_version=17, dynamo=False)
         os.replace(tmp, path)
     finally:
-        tmp.unlink(missing_ok=True)
+        _discard(tmp)
+
+
+def _discard(path: Path) -> None:
+    """Remove a file if it is there; a cache that cannot be written is not an error here."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def runtime() -> Any:
@@ -162,7 +170,7 @@ def load(model_dir: Path, torch_model: Callable[[], Any], threads: int) -> OnnxM
         except OnnxUnavailable:
             raise
         except Exception:  # a truncated or foreign file under our name: export it again
-            path.unlink(missing_ok=True)
+            _discard(path)
     model = torch_model()
     try:
         export(model, path)
@@ -172,9 +180,9 @@ def load(model_dir: Path, torch_model: Callable[[], Any], threads: int) -> OnnxM
     except OnnxUnavailable:
         raise
     except Exception as exc:
-        path.unlink(missing_ok=True)
+        _discard(path)
         raise OnnxUnavailable(f"exporting MiniLM to ONNX failed: {type(exc).__name__}: {exc}") from exc
     if gap > AGREEMENT:
-        path.unlink(missing_ok=True)
+        _discard(path)
         raise OnnxUnavailable(f"the exported graph differs from the torch model by {gap:.2g} (over {AGREEMENT})")
     return onnx

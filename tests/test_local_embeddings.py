@@ -126,3 +126,35 @@ def test_the_cache_key_follows_the_versions_that_shape_the_graph(monkeypatch: py
 
 def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "MEMORY_EMBED_RUNTIME"}
+
+
+@pytest.mark.slow
+def test_threads_embedding_at_once_get_their_own_vectors(cache: Path) -> None:
+    """The server embeds from several threads (parallel recall nodes, concurrent runs) on one embedder."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    emb = LocalEmbeddings(runtime="onnx")
+    texts = [f"Message {i}: we talked about {topic}." for i, topic in enumerate(["dogs", "taxes", "Lisbon", "jazz"] * 6)]
+    alone = np.array([emb.embed_query(t) for t in texts])
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = np.array(list(pool.map(emb.embed_query, texts)))
+        batches = list(pool.map(emb.embed_documents, [texts[i : i + 6] for i in range(0, len(texts), 6)]))
+    assert np.abs(together - alone).max() < 1e-6
+    assert np.abs(np.array([row for batch in batches for row in batch]) - alone).max() < 1e-5
+
+
+@pytest.mark.slow
+def test_an_unwritable_cache_falls_back_to_torch_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("MEMORY_MODEL_CACHE_DIR", str(blocker))
+    emb = LocalEmbeddings(runtime="auto")
+    with caplog.at_level("WARNING"):
+        vec = emb.embed_query("hello")
+    expected = LocalEmbeddings(runtime="torch").embed_query("hello")
+    assert np.abs(np.array(vec) - np.array(expected)).max() < 1e-6
+    warned = [r.getMessage() for r in caplog.records if "exporting MiniLM to ONNX failed" in r.getMessage()]
+    assert len(warned) == 1 and "\n" not in warned[0] and "using torch instead" in warned[0]
+    assert blocker.read_text() == "a file where the cache folder should be"
