@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 import warnings
 from collections.abc import Callable
 from importlib import metadata
@@ -67,8 +68,8 @@ def pools_by_mean(model_dir: Path) -> bool:
 def export(model: Any, path: Path) -> None:
     """Write a SentenceTransformer (transformer, mean pooling, normalisation) as one ONNX graph.
 
-    Written to a temporary name and moved into place, so a crash or a second process never
-    leaves a half-written graph under the real name.
+    Written to a temporary name of its own and moved into place, so a crash, a second process
+    or a second thread never leaves a half-written graph under the real name.
     """
     import torch
 
@@ -88,7 +89,7 @@ def export(model: Any, path: Path) -> None:
 
     probe = model.preprocess(PROBE)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")  # one per exporter
     axes = {name: {0: "batch", 1: "tokens"} for name in INPUTS}
     try:
         with warnings.catch_warnings(), torch.inference_mode():
