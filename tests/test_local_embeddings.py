@@ -64,7 +64,9 @@ def test_onnx_gives_the_torch_vectors(cache: Path) -> None:
 @pytest.mark.slow
 def test_a_cached_graph_loads_without_torch(cache: Path) -> None:
     """The second process reads the exported graph and never imports torch (the point of the cache)."""
-    LocalEmbeddings(runtime="onnx").embed_query("export it")
+    exporter = LocalEmbeddings(runtime="onnx")
+    exporter.embed_query("export it")
+    assert exporter._model is None  # the torch model it exported from is not kept
     graph = next(cache.glob("*.onnx"))
     before = graph.stat().st_mtime_ns
     code = ("import sys; from models.local_embeddings import LocalEmbeddings; "
