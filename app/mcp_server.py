@@ -28,7 +28,8 @@ INSTRUCTIONS = (
     "Long-term memory of the user, private to them. Call recall before answering anything that may depend on "
     "what you were told before; call remember when the user states something worth keeping about themselves "
     "or asks you to remember it. To carry a whole conversation into memory, send each message with log_turn "
-    "and call end_session when it is over. forget deletes for real and asks for confirmation first."
+    "and call end_session when it is over; a rule it finds is kept only after the user agrees (confirm_rule). "
+    "forget deletes for real and asks for confirmation first."
 )
 
 
@@ -86,9 +87,19 @@ def build_server(memory: McpMemory, user_of: Callable[[], str], **server_args: A
         """Record one message of this conversation (role "user" or "assistant") in the user's message log.
 
         Facts and rules are learned from it as in the agent's own chat; secrets are removed before anything is
-        kept. Call end_session when the conversation is over to summarise it into a past session.
+        kept. A rule ("from now on, answer in French") is not kept until the user confirms it: the answer lists it
+        under rules_to_confirm (see confirm_rule). Call end_session when the conversation is over.
         """
         return memory.log_turn(user_of(), role, text, conversation)
+
+    @mcp.tool()
+    def confirm_rule(confirm: str) -> dict[str, Any]:
+        """Save a rule that log_turn returned in rules_to_confirm, after the user agreed to it.
+
+        Rules change how every later answer is written, so none is kept unasked: show the rule to the user and
+        call this with its token only if they say yes. A token works once, for ten minutes.
+        """
+        return memory.confirm_rule(user_of(), confirm)
 
     @mcp.tool()
     def end_session(conversation: str = DEFAULT_CONVERSATION) -> dict[str, Any]:

@@ -37,10 +37,10 @@ def cli(data_dir: Path, *args: str) -> list[str]:
 
 
 @contextlib.asynccontextmanager
-async def stdio_session(data_dir: Path, user: str) -> AsyncIterator[ClientSession]:
+async def stdio_session(data_dir: Path, user: str, **env: str) -> AsyncIterator[ClientSession]:
     """A Claude-Desktop-style client: it starts the server as a subprocess and speaks on its stdio."""
     argv = cli(data_dir, "mcp", "--user", user)
-    params = StdioServerParameters(command=argv[0], args=argv[1:], env=server_env(), cwd=str(ROOT))
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=server_env(**env), cwd=str(ROOT))
     with open(os.devnull, "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
             await session.initialize()

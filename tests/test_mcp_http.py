@@ -72,6 +72,13 @@ def test_two_users_never_reach_each_other(server: dict[str, Any]) -> None:
             await call(b, "forget", text_or_id="location", confirm=bobs["confirm"])
             assert any("Lisbon" in r["text"] for r in (await call(a, "recall", query="Lisbon"))["results"])
             assert not [r for r in (await call(b, "recall", query="Tromso"))["results"] if "Tromso" in r["text"]]
+            # a rule alice is asked to confirm cannot be confirmed by bob
+            asked = (await call(a, "log_turn", role="user", text="From now on, answer in Greek."))["rules_to_confirm"]
+            await fails(b, "confirm_rule", confirm=asked[0]["confirm"])
+            assert resource_json(await b.read_resource("memory://rules")) == []
+            assert resource_json(await a.read_resource("memory://rules")) == []
+            assert (await call(a, "confirm_rule", confirm=asked[0]["confirm"]))["saved"]
+            assert resource_json(await b.read_resource("memory://rules")) == []
             # alice's own confirmation still works, and deletes for real
             await call(a, "forget", text_or_id="Lisbon", confirm=alices["confirm"])
             assert "Lisbon" not in str(await call(a, "what_do_you_remember"))

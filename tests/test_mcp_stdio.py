@@ -10,7 +10,7 @@ from tests.mcp_client import SECRET, call, cli, fails, files_holding, resource_j
 
 TOOLS = {
     "remember", "recall", "forget", "what_do_you_remember", "memory_off", "memory_on", "log_turn", "end_session",
-    "memory_file_view", "memory_file_create", "memory_file_str_replace", "memory_file_insert",
+    "confirm_rule", "memory_file_view", "memory_file_create", "memory_file_str_replace", "memory_file_insert",
     "memory_file_delete", "memory_file_rename",
 }
 
@@ -118,3 +118,46 @@ def test_no_user_is_one_line_and_exit_2(tmp_path: Path) -> None:
     out = subprocess.run(cli(tmp_path / "data", "mcp"), env=server_env(), capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "--user" in out.stderr and len(out.stderr.strip().splitlines()) == 1
     assert json.dumps(out.stdout) == '""'
+
+
+def test_a_rule_from_log_turn_waits_for_the_users_confirmation(tmp_path: Path) -> None:
+    """Rule review (on by default) holds over MCP too: a rule is kept only with the user's confirm token."""
+    data = tmp_path / "data"
+
+    async def go() -> None:
+        async with stdio_session(data, "carol") as s:
+            logged = await call(s, "log_turn", role="user", text="From now on, answer in French.")
+            assert logged["logged"]
+            [pending] = logged["rules_to_confirm"]
+            assert pending["rule"] == "Answer in French." and pending["action"] == "add" and pending["confirm"]
+            assert resource_json(await s.read_resource("memory://rules")) == []  # not kept yet
+            await fails(s, "confirm_rule", confirm="not-the-token")
+            assert resource_json(await s.read_resource("memory://rules")) == []
+            saved = await call(s, "confirm_rule", confirm=pending["confirm"])
+            assert saved["saved"] and saved["rule"] == "Answer in French."
+            assert [r["text"] for r in resource_json(await s.read_resource("memory://rules"))] == ["Answer in French."]
+            await fails(s, "confirm_rule", confirm=pending["confirm"])  # a token is used once
+            # a rule the user is not asked about is never kept; a declined one simply expires unused
+            again = await call(s, "log_turn", role="user", text="From now on, don't use emojis.")
+            assert [p["rule"] for p in again["rules_to_confirm"]] == ["Do not use emojis."]
+            assert len(resource_json(await s.read_resource("memory://rules"))) == 1
+            # memory switched off between the proposal and the confirmation: nothing is kept
+            await call(s, "memory_off")
+            off = await call(s, "confirm_rule", confirm=again["rules_to_confirm"][0]["confirm"])
+            assert not off["saved"] and "off" in off["note"]
+            await call(s, "memory_on")
+            assert len(resource_json(await s.read_resource("memory://rules"))) == 1
+
+    asyncio.run(go())
+
+
+def test_with_rule_review_off_log_turn_keeps_the_rule_at_once(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+
+    async def go() -> None:
+        async with stdio_session(data, "erin", MEMORY_REVIEW_RULES="false") as s:
+            logged = await call(s, "log_turn", role="user", text="From now on, answer in French.")
+            assert logged["logged"] and "rules_to_confirm" not in logged
+            assert [r["text"] for r in resource_json(await s.read_resource("memory://rules"))] == ["Answer in French."]
+
+    asyncio.run(go())
