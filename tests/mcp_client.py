@@ -54,11 +54,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def http_server(data_dir: Path, tokens: str, *extra: str) -> Iterator[str]:
-    """`memory-agent mcp --http` on a free port with ``MEMORY_AUTH_TOKENS=tokens``; yields its /mcp URL."""
+def http_server(data_dir: Path, tokens: str, *extra: str, **env: str) -> Iterator[str]:
+    """`memory-agent mcp --http` on a free port with ``MEMORY_AUTH_TOKENS=tokens`` (none when empty) and
+    ``env``; yields its /mcp URL.
+    """
     port = free_port()
+    auth = {"MEMORY_AUTH_TOKENS": tokens} if tokens else {}
     proc = subprocess.Popen(cli(data_dir, "mcp", "--http", "--port", str(port), *extra), cwd=ROOT,
-                            env=server_env(MEMORY_AUTH_TOKENS=tokens), stdout=subprocess.DEVNULL,
+                            env=server_env(**auth, **env), stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}/mcp"
     try:

@@ -128,3 +128,38 @@ def test_no_auth_refuses_a_non_loopback_address(tmp_path: Path) -> None:
                          env=server_env(), capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "refusing" in out.stderr and len(out.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "data").exists()
+
+
+def test_jwt_users_over_http(tmp_path: Path) -> None:
+    """With MEMORY_AUTH_JWT_KEY the user is the verified token's `sub`; a forged, expired or foreign token gets 401."""
+    import time
+
+    import jwt
+
+    key, data = "a-test-signing-key-of-32-bytes-or-more!", tmp_path / "data"
+
+    def token(sub: str | None = "alice", signed_with: str = key, expires_in: int = 300, aud: str = "memory-agent") -> str:
+        claims: dict[str, Any] = {"aud": aud, "exp": int(time.time()) + expires_in}
+        if sub is not None:
+            claims["sub"] = sub
+        return jwt.encode(claims, signed_with, algorithm="HS256")
+
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    headers = {"Accept": "application/json, text/event-stream"}
+    unsigned = jwt.encode({"sub": "alice", "aud": "memory-agent", "exp": int(time.time()) + 300}, None, algorithm="none")
+    with http_server(data, "", MEMORY_AUTH_JWT_KEY=key, MEMORY_AUTH_JWT_AUDIENCE="memory-agent") as url:
+        for bad in (token(signed_with="another-key-of-32-bytes-or-more-!!!"), token(expires_in=-60),
+                    token(aud="someone-else"), token(sub=None), unsigned, "tok-alice-7f3a"):
+            reply = httpx.post(url, json=hello, headers={**headers, "Authorization": f"Bearer {bad}"}, timeout=10)
+            assert reply.status_code == 401, (bad, reply.status_code)
+
+        async def go() -> None:
+            async with http_session(url, token("alice")) as a, http_session(url, token("bob")) as b:
+                assert (await call(a, "remember", text="I live in Lisbon."))["stored"]
+                assert any("Lisbon" in r["text"] for r in (await call(a, "recall", query="Lisbon"))["results"])
+                assert not [r for r in (await call(b, "recall", query="Lisbon"))["results"] if "Lisbon" in r["text"]]
+                assert "Lisbon" not in str(await call(b, "what_do_you_remember"))
+
+        asyncio.run(go())
+    assert files_holding(data, b"Lisbon")  # kept for alice, on disk, and reachable by her token only
