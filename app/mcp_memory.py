@@ -22,9 +22,9 @@ from typing import Any
 from langchain_core.messages.utils import count_tokens_approximately
 from mcp.server.mcpserver.exceptions import ToolError
 
+from app.mcp_rules import CONFIRM_TTL_S, PendingRules, save_confirmed
 from app.runtime import MemoryAgent
 from memory.layers.base import LayerEnv, LoggedMessage
-from memory.layers.procedural import ProceduralLayer
 from memory.layers.semantic import recall_profile, remember
 from memory.privacy.consent import is_memory_enabled, set_memory_enabled
 from memory.privacy.export import export_user, iter_items
@@ -37,14 +37,12 @@ from nodes.input_check import InvalidInput, check_user_text
 from nodes.ownership import register_thread
 from nodes.recall import recall_ranked
 from nodes.retrieve import recall_all
-from stores.namespaces import RULES
 from stores.redaction.secrets import contains_secret, redact
 
 MAX_ANSWER_TOKENS = 2000  # the most any tool answer may cost the client's context
 MAX_K = 50
 TEXT_CHARS = 600  # one memory's text in an answer
 PAGE_ITEMS = 25
-CONFIRM_TTL_S = 600
 DEFAULT_CONVERSATION = "mcp"
 
 
@@ -75,16 +73,6 @@ def _date(meta: dict[str, Any]) -> str | None:
     return None
 
 
-@dataclasses.dataclass(frozen=True)
-class PendingRule:
-    """A rule ``log_turn`` found and the user has not confirmed yet (rule review is on)."""
-
-    user: str
-    message: LoggedMessage
-    review: dict[str, Any]
-    expires: float
-
-
 class McpMemory:
     """One process's memory (a ``MemoryAgent``) as the MCP tools call it."""
 
@@ -92,7 +80,7 @@ class McpMemory:
         self.agent = agent
         self.lock = threading.Lock()
         self._pending: dict[str, tuple[str, str, float]] = {}  # confirm token -> (user, match, expiry)
-        self._pending_rules: dict[str, PendingRule] = {}  # confirm token -> the rule awaiting the user
+        self._pending_rules = PendingRules()  # rules log_turn found, awaiting the user (app/mcp_rules.py)
 
     def _for(self, user: str) -> MemoryAgent:
         return self.agent.for_user(user)
@@ -149,7 +137,7 @@ class McpMemory:
             for layer in agent.layers:
                 if is_long_term(layer):  # working memory is a graph thread's state, which a client keeps itself
                     layer.on_turn(turn_env, [msg])
-            held = [self._hold_rule(user, msg, review) for review in asked]
+            held = [self._pending_rules.hold(user, msg, review) for review in asked]
         answer: dict[str, Any] = {"logged": True, "id": msg.id, "redacted": msg.text != text}
         if held:
             answer["rules_to_confirm"] = held
@@ -157,38 +145,18 @@ class McpMemory:
                               "confirm_rule with its token")
         return answer
 
-    def _hold_rule(self, user: str, message: LoggedMessage, review: dict[str, Any]) -> dict[str, Any]:
-        """Keep a proposed rule aside under a fresh token (the caller holds the lock)."""
-        token = secrets.token_urlsafe(16)
-        now = time.monotonic()
-        self._pending_rules = {t: p for t, p in self._pending_rules.items() if p.expires > now}
-        self._pending_rules[token] = PendingRule(user, message, dict(review), now + CONFIRM_TTL_S)
-        shown = {k: review.get(k) for k in ("rule", "action", "replaces", "evicts")}
-        return {**shown, "confirm": token}
-
     def confirm_rule(self, user: str, token: str) -> dict[str, Any]:
         """Save a rule ``log_turn`` held back, now that the user agreed; the token is used once."""
         with self.lock:
-            pending = self._pending_rules.pop(token, None)
-            if pending is None or pending.user != user or pending.expires < time.monotonic():
-                if pending is not None and pending.user != user:
-                    self._pending_rules[token] = pending  # another user's token stays theirs
+            pending = self._pending_rules.take(user, token)
+            if pending is None:
                 raise ToolRefused("unknown or expired confirm token; the rule was not saved")
             rule = str(pending.review.get("rule"))
             agent = self._for(user)
             env = agent.env()
             if not is_memory_enabled(env.store, env.scope):
                 return {"saved": False, "rule": rule, "note": "long-term memory is off for this user; nothing was kept"}
-
-            def agreed(review: dict[str, Any]) -> bool:
-                return bool(review.get("rule") == rule and review.get("topic") == pending.review.get("topic"))
-
-            turn_env = dataclasses.replace(env, state={}, approve=agreed)
-            for layer in agent.layers:
-                if layer.name == ProceduralLayer.name:  # the proposal is made again against today's rules
-                    layer.on_turn(turn_env, [pending.message])
-            kept = any(item.value.get("text") == rule and pending.message.id in item.value.get("sources", ())
-                       for item in env.store.search(env.scope.ns(RULES), limit=env.context.max_rules + 1))
+            kept = save_confirmed(env, agent.layers, pending)
         return {"saved": kept, "rule": rule, **({} if kept else {"note": "the rule was not saved"})}
 
     def end_session(self, user: str, conversation: str = DEFAULT_CONVERSATION) -> dict[str, Any]:
