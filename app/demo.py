@@ -101,10 +101,14 @@ def _plain_words(agent: MemoryAgent) -> None:
 
 def run_demo(args: argparse.Namespace) -> int:
     """Run one demo session, or both as separate processes to show memory surviving a restart."""
+    from models.endpoint import check_chat_endpoint
+
+    ctx = context_from(args)
     if args.session:
-        with MemoryAgent(context_from(args)) as agent:
+        with MemoryAgent(ctx) as agent:
             (_session_1 if args.session == 1 else _session_2)(agent)
         return 0
+    check_chat_endpoint(ctx.chat_model, ctx.max_new_tokens)  # once, before two processes would each fail
     base = [sys.executable, "-m", "app.cli"]
     for flag, value in (
         ("--data-dir", args.data_dir),

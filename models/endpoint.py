@@ -1,10 +1,10 @@
-"""What an OpenAI-compatible endpoint says about itself: that it answers, and its context window.
+"""What a chat model's endpoint says about itself: that it answers, and its context window.
 
-``check_chat_endpoint`` runs once when the chat starts, so a capable model that
-is misconfigured (no ``OPENAI_API_KEY``, an ``OPENAI_BASE_URL`` where nothing
-listens, a key the server refuses) is one line and exit 2, not a traceback at
-the first message. It asks ``GET {base}/models``, which every compatible server
-answers (a server without it, any other status, counts as answering).
+``check_chat_endpoint`` runs once when the chat or the demo starts, so a capable model that
+is misconfigured (its LangChain package missing, no API key, a server address where nothing
+listens, a key the server refuses) is one line and exit 2, not a traceback at the first
+message. An OpenAI-compatible server is asked ``GET {base}/models``, which every compatible
+server answers (a server without it, any other status, counts as answering); Ollama ``/api/tags``.
 
 ``reported_context_window`` reads the window where a server reports one: vLLM's
 ``max_model_len`` and LM Studio's or OpenRouter's ``context_length`` on
@@ -16,6 +16,7 @@ setting, or learned from the first context-length error (models/context_window.p
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -47,29 +48,61 @@ def _get(base: str, path: str, key: str) -> httpx.Response:
     return httpx.get(f"{base}{path}", headers=headers, timeout=PROBE_TIMEOUT_S)
 
 
-def check_chat_endpoint(spec: str, max_tokens: int = 256) -> None:
-    """Build the chat model of an ``openai:<model>`` spec and ask its server for ``/models``;
-    ``EndpointError`` says in one line what is wrong. Other specs need no check.
-    """
-    if not spec.startswith("openai:"):
-        return
-    from models.loader import load_chat_model
+def _probe(spec: str, model: Any) -> tuple[str, str, str] | None:
+    """``(base, path, key)`` of a cheap GET that a local or compatible server answers, else None.
 
+    ``openai:`` asks ``/models`` (every compatible server has it), ``ollama:`` asks ``/api/tags``.
+    A hosted provider's API (Anthropic, Google, ...) is not probed: its package and key are what a
+    start can check without spending a call.
+    """
+    if spec.startswith("openai:"):
+        base, _, key = endpoint_of(model) or ("", "", "")
+        return base, "/models", key
+    if spec.startswith("ollama:"):
+        return ollama_base(getattr(model, "base_url", None) or os.environ.get("OLLAMA_HOST")), "/api/tags", ""
+    return None
+
+
+def ollama_base(host: str | None) -> str:
+    """The URL the Ollama client talks to: ``base_url``, else ``OLLAMA_HOST`` (a bare host gets the default port)."""
+    host = (host or "localhost:11434").rstrip("/")
+    scheme, sep, rest = host.rpartition("://")
+    rest = rest if ":" in rest.rsplit("]", 1)[-1] else f"{rest}:11434"
+    return f"{scheme if sep else 'http'}://{rest}"
+
+
+def check_chat_endpoint(spec: str, max_tokens: int = 256) -> None:
+    """Build the chat model of any provider spec and ask its server, where it has one, whether it answers.
+
+    Every ``<provider>:<model>`` spec is checked the same way before the first message: a missing
+    integration package, a missing key, or a server where nothing listens is ``EndpointError``, one
+    line. The embedded models need no check (the install's smoke check ran them).
+    """
+    from models.loader import EMBEDDED_CHAT, UnknownModelSpec, load_chat_model
+
+    if spec in EMBEDDED_CHAT:
+        return
     try:
         model = load_chat_model(spec, max_tokens)
-    except Exception as err:  # the OpenAI client refuses to start without a key
-        if "api_key" in str(err):
+    except UnknownModelSpec as err:
+        raise EndpointError(first_line(err).removeprefix("UnknownModelSpec: ")) from None
+    except Exception as err:  # the clients refuse to start without a key
+        if spec.startswith("openai:") and "api_key" in str(err):
             raise EndpointError(f"chat model {spec!r} needs OPENAI_API_KEY (for a compatible server at "
                                 "OPENAI_BASE_URL, any value such as 'unused')") from None
         raise EndpointError(f"chat model {spec!r} cannot start: {first_line(err)}") from None
-    base, _, key = endpoint_of(model) or ("", "", "")
+    probe = _probe(spec, model)
+    if probe is None:
+        return
+    base, path, key = probe
     try:
-        answer = _get(base, "/models", key)
+        answer = _get(base, path, key)
     except httpx.TimeoutException:
         raise EndpointError(f"chat model {spec!r}: no answer from {base} within {PROBE_TIMEOUT_S:.0f} s") from None
     except httpx.HTTPError as err:
+        where = "OPENAI_BASE_URL" if spec.startswith("openai:") else "the server's address (base_url)"
         raise EndpointError(f"chat model {spec!r}: cannot reach {base} ({first_line(err)}); start the server or "
-                            "fix OPENAI_BASE_URL") from None
+                            f"fix {where}") from None
     if answer.status_code in (401, 403):
         raise EndpointError(f"chat model {spec!r}: {base} refused the API key (HTTP {answer.status_code}); "
                             "check OPENAI_API_KEY")
