@@ -74,6 +74,8 @@ class MemoryAgent:
         self.graph = compile_graph(
             self.checkpointer, self.store, self.layers, chat_model=chat_model, tool_factory=tool_factory
         )
+        self.sync_graph = self.graph  # the sync methods' graph (app/runtime_async.py swaps ``graph`` for an async one)
+        self._chat_model, self._tool_factory = chat_model, tool_factory
         self._retain()
         # Fact extraction off the hot path, debounced per thread (app/consolidation_worker.py).
         delay = self.context.consolidation_delay_s
@@ -104,7 +106,7 @@ class MemoryAgent:
 
     def state(self, thread: str) -> dict[str, Any]:
         """The thread's checkpointed state (messages, summary, last prompt...)."""
-        return dict(self.graph.get_state(self.config(thread)).values)
+        return dict(self.sync_graph.get_state(self.config(thread)).values)
 
     def config(self, thread: str) -> dict[str, Any]:
         """The run config for ``thread``, scoped to this user.
@@ -130,16 +132,19 @@ class MemoryAgent:
 
     def say(self, text: str, thread: str) -> TurnResult:
         """One turn. Bad input raises ``InvalidInput`` before anything is stored."""
-        check_user_text(text, self.context.max_message_chars)
-        msg = HumanMessage(content=text, id=str(uuid.uuid4()))
-        turn = {"messages": [msg], "mode": "turn", "defer_consolidation": self.worker is not None}
-        out = self.graph.invoke(turn, self.config(thread), context=self.context)
+        out = self.sync_graph.invoke(self._turn(text), self.config(thread), context=self.context)
         self._schedule(thread)
         return self._result(out)
 
+    def _turn(self, text: str) -> dict[str, Any]:
+        """A turn's graph input, after the input check (bad input raises ``InvalidInput``, nothing stored)."""
+        check_user_text(text, self.context.max_message_chars)
+        msg = HumanMessage(content=text, id=str(uuid.uuid4()))
+        return {"messages": [msg], "mode": "turn", "defer_consolidation": self.worker is not None}
+
     def resume(self, thread: str, approve: bool) -> TurnResult:
         """Answer a pending rule review."""
-        out = self.graph.invoke(Command(resume={"approve": approve}), self.config(thread), context=self.context)
+        out = self.sync_graph.invoke(Command(resume={"approve": approve}), self.config(thread), context=self.context)
         self._schedule(thread)
         return self._result(out)
 
@@ -150,7 +155,7 @@ class MemoryAgent:
         """
         self.flush(thread)
         usage = dict(self.state(thread).get("memory_usage") or {})
-        out = self.graph.invoke({"mode": "end_session"}, self.config(thread), context=self.context)
+        out = self.sync_graph.invoke({"mode": "end_session"}, self.config(thread), context=self.context)
         return replace(self._result(out), reply="", usage=usage)
 
     def flush(self, thread: str | None = None) -> None:
