@@ -60,6 +60,11 @@ class Context:
         default="auto",
         metadata=_meta("Offer tools to the chat model: 'on', 'off', or 'auto' (only 'openai:<model>' specs)."),
     )
+    llm_extraction: str = field(
+        default="auto",
+        metadata=_meta("Extract facts with the chat model at session end, beside the per-turn rules: 'on', 'off', "
+                       "or 'auto' (on for every '<provider>:<model>' spec, off for the embedded and scripted models)."),
+    )
     embedding_model: str = field(
         default="local",
         metadata=_meta(
@@ -182,8 +187,9 @@ class Context:
             setattr(self, f.name, _coerce(f.name, raw, type(f.default)))
         if self.preset not in PRESETS:
             raise ValueError(f"unknown preset {self.preset!r}; expected one of {sorted(PRESETS)}")
-        if self.chat_tools not in ("auto", "on", "off"):
-            raise ValueError(f"chat_tools must be 'auto', 'on' or 'off', not {self.chat_tools!r}")
+        for name in ("chat_tools", "llm_extraction"):
+            if getattr(self, name) not in ("auto", "on", "off"):
+                raise ValueError(f"{name} must be 'auto', 'on' or 'off', not {getattr(self, name)!r}")
         if self.max_message_chars <= 0 or self.memory_budget_tokens <= 0 or self.knowledge_budget_tokens <= 0:
             raise ValueError("budgets must be positive")
         if self.context_window_tokens < 0:

@@ -16,11 +16,12 @@ setting, or learned from the first context-length error (models/context_window.p
 
 from __future__ import annotations
 
-import os
 import threading
 from typing import Any
 
 import httpx
+
+import settings
 
 PROBE_TIMEOUT_S = 5.0
 WINDOW_FIELDS = ("max_model_len", "context_length", "context_window", "n_ctx")
@@ -59,7 +60,7 @@ def _probe(spec: str, model: Any) -> tuple[str, str, str] | None:
         base, _, key = endpoint_of(model) or ("", "", "")
         return base, "/models", key
     if spec.startswith("ollama:"):
-        return ollama_base(getattr(model, "base_url", None) or os.environ.get("OLLAMA_HOST")), "/api/tags", ""
+        return ollama_base(getattr(model, "base_url", None) or settings.OLLAMA_HOST.read()), "/api/tags", ""
     return None
 
 

@@ -70,6 +70,10 @@ E5_THREADS = EnvSetting(
     "0", group="models",
 )
 XDG_CACHE_HOME = EnvSetting("XDG_CACHE_HOME", "The user's cache folder (default `~/.cache`).", group="models")
+OLLAMA_HOST = EnvSetting(
+    "OLLAMA_HOST", "Where an `ollama:<model>` spec's server listens (the Ollama client's own variable; "
+    "default `localhost:11434`); checked when the chat starts.", group="models",
+)
 UPKEEP_TEST_PAUSE = EnvSetting(
     "MEMORY_UPKEEP_TEST_PAUSE", "Test hook: seconds upkeep sleeps between writes, so a test can kill it mid-pass.",
     group="process",
@@ -78,5 +82,5 @@ UPKEEP_TEST_PAUSE = EnvSetting(
 ALL: tuple[EnvSetting, ...] = (
     BACKEND, POSTGRES_URI, AUTH_TOKENS, AUTH_JWT_KEY, AUTH_JWT_ALGORITHMS, AUTH_JWT_AUDIENCE, AUTH_JWT_ISSUER,
     AUTH_OPERATORS, NOW, UPKEEP_TEST_PAUSE, TOKEN_LIMIT_FIELD, OPENAI_API_BASE, OPENAI_BASE_URL,
-    MODEL_CACHE_DIR, EMBED_RUNTIME, E5_THREADS, XDG_CACHE_HOME,
+    MODEL_CACHE_DIR, EMBED_RUNTIME, E5_THREADS, XDG_CACHE_HOME, OLLAMA_HOST,
 )

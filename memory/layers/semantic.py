@@ -7,9 +7,10 @@ the top ``top_k`` above ``score_floor`` are recalled; a question about the past
 also gets the nearest ended values (``semantic_history``).
 
 Write policy: after every turn the cheap extractor (rules by default, no LLM)
-proposes facts from the user's messages; an LLM extractor, if the layer was given
-one, runs once at session end. Every proposal then passes the write policy's
-declared stages (``memory/write_policy/pipeline.py``: screened for secrets, grounded in
+proposes facts from the user's messages; an LLM extractor runs once at session end
+when the layer was given one, or when ``llm_extraction`` says so (by default: for every
+capable ``<provider>:<model>`` spec, so a deployment needs no code change). Every proposal
+then passes the write policy's declared stages (``memory/write_policy/pipeline.py``: screened for secrets, grounded in
 the user's words, then deduplicated or superseded by ``semantic_records``).
 ``remember`` is the explicit path for ``/remember`` and the ``remember`` tool.
 """
@@ -31,6 +32,7 @@ from memory.write_policy.base import FactExtractor, split_sentences
 from memory.write_policy.llm import LLMFactExtractor
 from memory.write_policy.pattern_extractor import PatternFactExtractor
 from memory.write_policy.pipeline import normalise, write
+from models.loader import EMBEDDED_CHAT
 from stores.namespaces import FACTS, PROFILE
 from stores.redaction.secrets import contains_secret
 
@@ -65,6 +67,8 @@ class SemanticLayer(LayerBase):
 
     def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> dict[str, Any] | None:
         extractor = self.session_extractor
+        if extractor is None and llm_extraction_on(env.context.llm_extraction, env.context.chat_model):
+            extractor = LLMFactExtractor()  # the context's capable model, by setting rather than by code
         if extractor is None:
             return None
         if isinstance(extractor, LLMFactExtractor) and extractor.chat_model is None:
@@ -73,6 +77,13 @@ class SemanticLayer(LayerBase):
             extractor = extractor.with_model(env.chat_model)
         write(env, extractor, session)
         return None
+
+
+def llm_extraction_on(setting: str, chat_spec: str) -> bool:
+    """``llm_extraction``: 'on' or 'off' as set; 'auto' is on for a provider spec, off for the embedded models."""
+    if setting != "auto":
+        return setting == "on"
+    return chat_spec not in EMBEDDED_CHAT
 
 
 def remember(env: LayerEnv, text: str, sources: Sequence[str] = ()) -> list[Record]:
