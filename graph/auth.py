@@ -42,7 +42,7 @@ from typing import Any
 from langgraph_sdk import Auth
 
 import settings
-from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, use_verifier
+from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, operators, use_verifier
 from graph.context import Context
 from graph.identity import AUTHENTICATED
 from graph.limits import InputTooLarge, check_run_input
@@ -243,11 +243,6 @@ async def own_namespaces(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
     if ctx.action == "put" and value.get("value") is not None and namespace[:1] == (ROOT,):
         value["value"] = await _gated(caller, namespace, value)
     return None
-
-
-def operators() -> frozenset[str]:
-    """The identities allowed to write the shared knowledge base over HTTP (``MEMORY_AUTH_OPERATORS``)."""
-    return frozenset(u.strip() for u in settings.AUTH_OPERATORS.read().split(",") if u.strip())
 
 
 def _knowledge_access(action: str, caller: str | None) -> None:
