@@ -40,8 +40,10 @@ def _session(url: str, token: str | None) -> httpx.Client:
 
 
 def _csrf(client: httpx.Client) -> str:
-    assert client.get("/").status_code == 200
-    return str(client.cookies.get("memory_csrf"))
+    """The form token of the client's session (its cookie is kept by the client)."""
+    page = client.get("/")
+    assert page.status_code == 200
+    return re.findall(r'name="csrf" value="([^"]+)"', page.text)[0]
 
 
 def _alice_fact_key(url: str) -> str:
