@@ -21,6 +21,7 @@ from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.responses import JSONResponse
+from starlette.routing import get_route_path
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, operators
@@ -59,7 +60,7 @@ class TokenOnEveryRoute:
         return self._routes[1]
 
     def _refusal(self, scope: Scope) -> tuple[int, str] | None:
-        path = str(scope.get("path", ""))
+        path = get_route_path(scope)  # what the router matches (the path under any root_path)
         cls = route_class(self._served(scope), scope["type"], str(scope.get("method", "")), path)
         if cls == OPEN:
             return None

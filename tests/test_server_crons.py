@@ -45,28 +45,35 @@ async def _runs_done(client: Any, thread: str) -> list[dict[str, Any]]:
     return [r for r in await client.runs.list(thread, limit=50) if r["status"] == "success"]
 
 
-def test_a_users_cron_runs_as_that_user(server: dict[str, Any]) -> None:
-    async def go() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+def test_a_users_crons_run_as_that_user(server: dict[str, Any]) -> None:
+    """A thread cron with a context, and a stateless cron with none: both act for their creator."""
+    async def teal_stored(client: Any) -> bool:
+        return any(_mentions(i, "teal") for i in await _items(client, ["users", "alice"]))
+
+    async def go() -> tuple[list[dict[str, Any]], bool, list[dict[str, Any]], list[dict[str, Any]]]:
         alice, bob = _client(server["url"], "tok-a"), _client(server["url"], "tok-b")
+        assistant = await _assistant(alice)
         thread = (await alice.threads.create())["thread_id"]
-        cron = await alice.crons.create_for_thread(thread, await _assistant(alice), schedule=EVERY_5S,
-                                                   input=_say("I like green tea."), context=SCRIPTED)
+        crons = [await alice.crons.create_for_thread(thread, assistant, schedule=EVERY_5S,
+                                                     input=_say("I like green tea."), context=SCRIPTED),
+                 await alice.crons.create(assistant, schedule=EVERY_5S, input=_say("My favourite colour is teal."))]
         try:
             deadline = time.monotonic() + WAIT_S
-            while not await _runs_done(alice, thread) and time.monotonic() < deadline:
+            while time.monotonic() < deadline and not (await _runs_done(alice, thread) and await teal_stored(alice)):
                 await asyncio.sleep(2)
-            done = await _runs_done(alice, thread)
+            done, teal = await _runs_done(alice, thread), await teal_stored(alice)
         finally:
-            await alice.crons.delete(cron["cron_id"])
-        return done, await _items(alice, ["users", "alice"]), await _items(bob, ["users", "bob"])
+            for cron in crons:
+                await alice.crons.delete(cron["cron_id"])
+        return done, teal, await _items(alice, ["users", "alice"]), await _items(bob, ["users", "bob"])
 
-    done, alices, bobs = asyncio.run(go())
+    done, teal, alices, bobs = asyncio.run(go())
     log = Path(server["log"]).read_text(errors="replace")
-    assert done, f"no cron run within {WAIT_S}s; refused in the log: {log.count(REFUSED_LINE)}"
+    assert done and teal, f"no cron run within {WAIT_S}s; refused in the log: {log.count(REFUSED_LINE)}"
     assert REFUSED_LINE not in log
     assert all(r["metadata"].get("owner") == "alice" for r in done), done
     assert any(_mentions(i, "green tea") for i in alices), [i["value"] for i in alices]
-    assert not any(_mentions(i, "green tea") for i in bobs)
+    assert not any(_mentions(i, "green tea") or _mentions(i, "teal") for i in bobs)
 
 
 def test_a_cron_update_is_checked_like_its_creation(server: dict[str, Any]) -> None:
@@ -85,6 +92,8 @@ def test_a_cron_update_is_checked_like_its_creation(server: dict[str, Any]) -> N
         assert await _status(bob.crons.update(bobs["cron_id"], input=_say("x" * 2_000_000))) == 413
         assert await _status(bob.crons.update(bobs["cron_id"], metadata={"owner": "alice"})) == 403
         assert await _status(bob.crons.update(alices["cron_id"], schedule="* * * * *")) == 404
+        alices_thread = alices["thread_id"]
+        assert await _status(bob.crons.create_for_thread(alices_thread, assistant, schedule=later)) in (403, 404)
         # the owner's own update, naming herself, still works
         assert await _status(alice.crons.update(alices["cron_id"], context=as_alice)) == 200
         stored = await bob.crons.search(limit=50)

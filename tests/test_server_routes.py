@@ -141,5 +141,10 @@ def test_metrics_are_the_operators_and_meta_routes_any_users(server: dict[str, A
     for path in ("/info", "/openapi.json", "/docs", "/"):
         assert _call(url, "GET", path, BOB).status_code == 200, path
     assert _call(url, "GET", "/ok", {}).status_code == 200
-    # the ownership handlers still decide inside the API: bob does not see alice's thread
-    assert _call(url, "GET", f"/threads/{server['alice_thread']}", BOB).status_code == 404
+    # the ownership handlers still decide inside the API: bob reaches nothing of alice's thread
+    thread = server["alice_thread"]
+    assert _call(url, "GET", f"/threads/{thread}", BOB).status_code == 404
+    assert _call(url, "GET", f"/threads/{thread}/storage", BOB).status_code in (404, 501)
+    pruned = httpx.post(f"{url}/threads/prune", headers=BOB, json={"thread_ids": [thread]}, timeout=RUN_TIMEOUT_S)
+    assert pruned.status_code in (403, 404), pruned.text[:300]
+    assert _call(url, "GET", f"/threads/{thread}", ALICE).status_code == 200
