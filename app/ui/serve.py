@@ -48,6 +48,9 @@ def serve(args: argparse.Namespace) -> int:
         open_here = verifier is None or is_loopback(args.host)
         source = LocalSource(agent) if open_here else GuardedLocal(agent)
         print(f"memory page for {args.user!r} at http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
+        if not is_loopback(args.host):
+            print(f"answering only Host {', '.join(hosts.allowed_hosts)} (more with --allowed-host)",
+                  file=sys.stderr, flush=True)
         app = HostCheck(build_app(source), hosts)
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
