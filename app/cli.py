@@ -45,6 +45,11 @@ def _chat_help() -> str:
     return HELP
 
 
+def _allowed_host(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--allowed-host", action="append", default=[], metavar="NAME[:PORT]",
+                   help="another Host name clients use (repeatable; loopback names on the port always pass)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for the ``memory-agent`` command and its subcommands."""
     p = argparse.ArgumentParser(
@@ -110,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--http", action="store_true", help="streamable HTTP at /mcp; users from MEMORY_AUTH_TOKENS / JWT")
     s.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1; others need auth)")
     s.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
+    _allowed_host(s)
 
     s = command("upkeep", help="merge, promote, roll up, expire and review a user's memories (one pass)")
     s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
@@ -120,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--user", help="whose memory (env MEMORY_USER_ID)")
     s.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1; others need auth)")
     s.add_argument("--port", type=int, default=8700, help="port (default 8700)")
+    _allowed_host(s)
 
     from app.knowledge_cmd import add_parser as add_knowledge_parser
 

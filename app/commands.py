@@ -235,16 +235,19 @@ def retention(args: argparse.Namespace) -> int:
 @command("mcp")
 def mcp(args: argparse.Namespace) -> int:
     """``mcp``: serve the memory to MCP clients, on stdio (one user) or streamable HTTP (token users)."""
+    from app.host_check import host_settings
     from app.mcp_memory import McpMemory
     from app.mcp_run import configured_user, http_verifier, run_http, run_stdio
 
     verifier = http_verifier(args.host) if args.http else None  # refused before anything is opened
+    if args.http:
+        host_settings(args.host, args.port, args.allowed_host)  # a malformed --allowed-host, before too
     if verifier is None:
         args.user = configured_user(args.user)  # stdio, or an open loopback server: one user
     with MemoryAgent(context_from(args, consolidation_delay_s=0.0)) as agent:
         memory = McpMemory(agent)
         if args.http:
-            run_http(memory, args.host, args.port, verifier, args.user)
+            run_http(memory, args.host, args.port, verifier, args.user, args.allowed_host)
         else:
             run_stdio(memory, args.user)
     return 0

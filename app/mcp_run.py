@@ -11,12 +11,13 @@ configured the server runs open only on a loopback address, for the single user
 
 from __future__ import annotations
 
-import ipaddress
+from collections.abc import Sequence
 
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 
+from app.host_check import host_settings, is_loopback
 from app.mcp_memory import McpMemory, ToolRefused
 from app.mcp_server import build_server
 from graph.auth_tokens import Verifier, verifier_from_env
@@ -44,16 +45,6 @@ def token_user() -> str:
     return token.subject
 
 
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` is only reachable from this machine."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def configured_user(given: str | None) -> str:
     """The user from ``--user`` or ``MEMORY_USER_ID``; an error when neither says."""
     user = given or env_value("user_id")
@@ -76,8 +67,13 @@ def http_verifier(host: str) -> Verifier | None:
     return verifier
 
 
-def run_http(memory: McpMemory, host: str, port: int, verifier: Verifier | None, user: str | None) -> None:
-    """Serve streamable HTTP at ``/mcp``: token users, or (loopback only, no auth) the one ``user``."""
+def run_http(memory: McpMemory, host: str, port: int, verifier: Verifier | None, user: str | None,
+             allowed_hosts: Sequence[str] = ()) -> None:
+    """Serve streamable HTTP at ``/mcp``: token users, or (loopback only, no auth) the one ``user``.
+
+    Host and Origin are checked as the memory page checks them (app/host_check.py).
+    """
+    security = host_settings(host, port, allowed_hosts)
     if verifier is None:
         only = configured_user(user)
         server = build_server(memory, lambda: only, log_level="WARNING")
@@ -85,4 +81,4 @@ def run_http(memory: McpMemory, host: str, port: int, verifier: Verifier | None,
         base = f"http://{host}:{port}"
         auth = AuthSettings(issuer_url=base, resource_server_url=f"{base}/mcp", validate_token_resource=False)
         server = build_server(memory, token_user, log_level="WARNING", auth=auth, token_verifier=TokenUsers(verifier))
-    server.run("streamable-http", host=host, port=port, streamable_http_path="/mcp")
+    server.run("streamable-http", host=host, port=port, streamable_http_path="/mcp", transport_security=security)

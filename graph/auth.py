@@ -12,7 +12,8 @@ where it says so):
 - threads, runs, crons: stamped with ``metadata.owner`` on create and filtered
   by it on every read, search, update, delete, copy and run, so one user
   cannot see, resume, copy, run on or delete another's thread; an update may
-  not change ``metadata.owner`` (no handing a thread over);
+  not change ``metadata.owner`` (no handing a thread over); a cron's runs act
+  for its owner (``graph/scheduled.py``), and its update is checked as its creation;
 - a run, cron or assistant whose context names another ``user_id`` is refused
   (the graph refuses it again, ``memory/env.py``, for contexts merged later);
 - assistants: owned by their creator and seen (read, searched, run) by no one
@@ -42,10 +43,11 @@ from typing import Any
 from langgraph_sdk import Auth
 
 import settings
-from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, use_verifier
+from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, operators, use_verifier
 from graph.context import Context
 from graph.identity import AUTHENTICATED
 from graph.limits import InputTooLarge, check_run_input
+from graph.scheduled import scheduled_owner, stamp_owner
 from memory.write_policy.gate import MemoryGate, MemoryOff, OutsideScope, TooLarge, WriteRefused
 from stores.namespaces import ROOT, InvalidUserId, UserScope, is_knowledge, user_of_label
 from stores.redaction.scrub import redact_deep
@@ -86,9 +88,11 @@ def _caller(ctx: Auth.types.AuthContext) -> str | None:
     """The authenticated caller; None when the server runs open."""
     if active_verifier() is None:
         return None
-    if AUTHENTICATED not in (ctx.permissions or ()):
-        raise _refuse(403, "this server accepts only callers authenticated by its own auth")
-    return str(ctx.user.identity)
+    if AUTHENTICATED in (ctx.permissions or ()):
+        return str(ctx.user.identity)
+    if owner := scheduled_owner(ctx.user, ctx.permissions):
+        return owner  # the cron scheduler, acting for the cron's owner (graph/scheduled.py)
+    raise _refuse(403, "this server accepts only callers authenticated by its own auth")
 
 
 def _asked_user(context: Mapping[str, Any] | None, config: Mapping[str, Any] | None) -> str | None:
@@ -162,6 +166,8 @@ async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> A
     if isinstance(kwargs, dict):
         _admit_run(kwargs)
     caller = _acting_caller(ctx, kwargs or {})
+    if caller is not None and isinstance(kwargs, dict) and scheduled_owner(ctx.user, ctx.permissions):
+        stamp_owner(kwargs, caller)
     return None if caller is None else _own(caller, value)
 
 
@@ -178,8 +184,14 @@ async def on_cron_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
 @auth.on.threads.update
 @auth.on.crons.update
 async def on_update(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
-    """Only the owner updates, and an update never changes the owner."""
-    caller = _caller(ctx)
+    """Only the owner updates, and an update never changes the owner.
+
+    A cron's new payload is checked as a new cron's is: within the limits, acting for the caller only.
+    """
+    payload = value.get("payload") if ctx.resource == "crons" else None
+    if isinstance(payload, dict):
+        _admit_run(payload)
+    caller = _acting_caller(ctx, payload or {})
     if caller is None:
         return None
     _no_claims(caller, value)
@@ -243,11 +255,6 @@ async def own_namespaces(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
     if ctx.action == "put" and value.get("value") is not None and namespace[:1] == (ROOT,):
         value["value"] = await _gated(caller, namespace, value)
     return None
-
-
-def operators() -> frozenset[str]:
-    """The identities allowed to write the shared knowledge base over HTTP (``MEMORY_AUTH_OPERATORS``)."""
-    return frozenset(u.strip() for u in settings.AUTH_OPERATORS.read().split(",") if u.strip())
 
 
 def _knowledge_access(action: str, caller: str | None) -> None:

@@ -124,6 +124,11 @@ def active_verifier() -> Verifier | None:
     return _active
 
 
+def operators() -> frozenset[str]:
+    """The operator identities (``MEMORY_AUTH_OPERATORS``): they write the knowledge base, read server metrics."""
+    return frozenset(u.strip() for u in settings.AUTH_OPERATORS.read().split(",") if u.strip())
+
+
 def bearer_user(authorization: str | None) -> str:
     """The user of an ``Authorization: Bearer <token>`` header; ``Unauthenticated`` otherwise.
 

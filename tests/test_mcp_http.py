@@ -123,6 +123,26 @@ def test_200_concurrent_writes_from_4_clients_lose_nothing(server: dict[str, Any
     assert asyncio.run(go()) == (100, 100)
 
 
+def test_foreign_hosts_and_origins_get_the_pages_refusals(tmp_path: Path) -> None:
+    """The memory page's Host/Origin rule (app/host_check.py): its own port only, plus ``--allowed-host``."""
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {ALICE}"}
+    with http_server(tmp_path / "data", TOKENS, "--allowed-host", "mcp.lan") as url:
+        port = int(url.rsplit(":", 1)[1].split("/")[0])
+        for host in (f"evil.example:{port}", f"localhost:{port + 1}", f"127.0.0.1:{port + 1}"):
+            reply = httpx.post(url, json=hello, headers={**headers, "Host": host}, timeout=10)
+            assert reply.status_code == 421, (host, reply.status_code)
+        reply = httpx.post(url, json=hello, headers={**headers, "Origin": "http://evil.example"}, timeout=10)
+        assert reply.status_code == 403
+        for host in (f"mcp.lan:{port}", f"localhost:{port}"):
+            reply = httpx.post(url, json=hello, headers={**headers, "Host": host}, timeout=10)
+            assert reply.status_code == 200, (host, reply.status_code, reply.text[:200])
+    bad = subprocess.run(cli(tmp_path / "data", "mcp", "--http", "--allowed-host", "a b"),
+                         env=server_env(MEMORY_AUTH_TOKENS=TOKENS), capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--allowed-host" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
 def test_no_auth_refuses_a_non_loopback_address(tmp_path: Path) -> None:
     out = subprocess.run(cli(tmp_path / "data", "mcp", "--http", "--host", "0.0.0.0", "--user", "alice"),
                          env=server_env(), capture_output=True, text=True, timeout=60)

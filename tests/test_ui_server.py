@@ -40,8 +40,10 @@ def _session(url: str, token: str | None) -> httpx.Client:
 
 
 def _csrf(client: httpx.Client) -> str:
-    assert client.get("/").status_code == 200
-    return str(client.cookies.get("memory_csrf"))
+    """The form token of the client's session (its cookie is kept by the client)."""
+    page = client.get("/")
+    assert page.status_code == 200
+    return re.findall(r'name="csrf" value="([^"]+)"', page.text)[0]
 
 
 def _alice_fact_key(url: str) -> str:
@@ -92,3 +94,25 @@ def test_the_operator_sees_counts_and_no_content(server: str) -> None:
         for path in ("/list/facts", "/export", "/why?q=vegetarian", "/list/messages?q=vegetarian"):
             refused = op.get(path)
             assert refused.status_code == 403 and "vegetarian" not in refused.text, path
+
+
+def test_the_mounted_page_refuses_foreign_origins_and_planted_csrf_pairs(server: str) -> None:
+    with _session(server, "tok-a") as alice:
+        token = _csrf(alice)
+        for origin in ("http://evil.example", "null"):
+            refused = alice.post("/delete-all", headers={"Origin": origin}, data={"csrf": token, "confirm": "alice"})
+            assert refused.status_code == 403, origin
+    planted = "B" * 43
+    with _session(server, "tok-a") as forged:
+        for cookie, sent in ((f"memory_session={planted}", planted), ("memory_csrf=same", "same")):
+            forged.cookies.clear()
+            refused = forged.post("/delete-all", headers={"Cookie": cookie}, data={"csrf": sent, "confirm": "alice"})
+            assert refused.status_code == 403 and "CSRF" in refused.text, cookie
+    with _session(server, "tok-b") as bob:  # bob's session token does not pass as alice's
+        bobs = _csrf(bob)
+        session = bob.cookies.get("memory_session")
+    with _session(server, "tok-a") as alice:
+        refused = alice.post("/consent", headers={"Cookie": f"memory_session={session}"},
+                             data={"csrf": bobs, "memory": "off"})
+        assert refused.status_code == 403 and "CSRF" in refused.text
+        assert "vegetarian" in alice.get("/").text

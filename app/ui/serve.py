@@ -4,6 +4,8 @@ With no auth configured it refuses any non-loopback address (the MCP server's
 rule, app/mcp_run.py). On a non-loopback address with auth configured
 (``MEMORY_AUTH_TOKENS`` or a JWT key) every request needs a bearer token of the
 ``--user`` it serves; on loopback the page is this machine's, as the data dir is.
+Either way a request must name one of the page's own hosts (app/host_check.py):
+a web page that rebinds its DNS name to this machine gets 421, not the page.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import argparse
 import sys
 
 from app.flags import context_from
-from app.mcp_run import configured_user, http_verifier, is_loopback
+from app.host_check import HostCheck, host_settings, is_loopback
+from app.mcp_run import configured_user, http_verifier
 from app.runtime import MemoryAgent
 from app.ui.source import Identity, LocalSource, NotAllowed
 from app.ui.web import build_app
@@ -40,9 +43,14 @@ def serve(args: argparse.Namespace) -> int:
     args.user = configured_user(args.user)
     if not 0 < args.port < 65536:
         raise ValueError(f"--port must be 1-65535, got {args.port}")
+    hosts = host_settings(args.host, args.port, getattr(args, "allowed_host", ()))
     with MemoryAgent(context_from(args, consolidation_delay_s=0.0)) as agent:
         open_here = verifier is None or is_loopback(args.host)
         source = LocalSource(agent) if open_here else GuardedLocal(agent)
         print(f"memory page for {args.user!r} at http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
-        uvicorn.run(build_app(source), host=args.host, port=args.port, log_level="warning")
+        if not is_loopback(args.host):
+            print(f"answering only Host {', '.join(hosts.allowed_hosts)} (more with --allowed-host)",
+                  file=sys.stderr, flush=True)
+        app = HostCheck(build_app(source), hosts)
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

@@ -1,8 +1,9 @@
 """The memory page's routes: plain HTML forms, Jinja templates with autoescape, no script of ours.
 
 ``build_app(source)`` serves one ``Source`` (app/ui/source.py): the local data
-dir or the server's store. GETs read; every change is a POST with the CSRF
-token (app/ui/security.py); forget and delete-all are rate-limited per user.
+dir or the server's store. GETs read; every change is a POST from the page's
+own origin with the session's CSRF token (app/ui/security.py); forget and
+delete-all are rate-limited per user.
 An operator identity gets the knowledge base and per-user counts, nothing else.
 """
 
@@ -24,7 +25,17 @@ from starlette.staticfiles import StaticFiles
 from app.ui import actions, views, why
 from app.ui.operator import operator_view
 from app.ui.plot import trend_plot
-from app.ui.security import CSRF_COOKIE, CSRF_FIELD, RateLimit, StrictHeaders, csrf_ok, new_token
+from app.ui.security import (
+    CSRF_FIELD,
+    SESSION_COOKIE,
+    UNSAFE,
+    RateLimit,
+    StrictHeaders,
+    csrf_ok,
+    csrf_token,
+    same_origin,
+    session_of,
+)
 from app.ui.source import Identity, NotAllowed, ServerSource, Source, UserMemory
 from memory.upkeep.items import read_state
 from nodes.input_check import InvalidInput
@@ -39,12 +50,13 @@ def build_app(source: Source, limit: RateLimit | None = None) -> Starlette:
     limit = limit or RateLimit()
 
     def render(request: Request, name: str, status: int = 200, **data: Any) -> Response:
-        token = request.cookies.get(CSRF_COOKIE) or new_token()
+        session, fresh = session_of(request.cookies.get(SESSION_COOKIE))
+        token = csrf_token(session, getattr(request.state, "user", ""))
         base = str(request.scope.get("root_path", "")).rstrip("/")
         html = pages.get_template(name).render(base=base, csrf=token, csrf_field=CSRF_FIELD, **data)
         response = HTMLResponse(html, status_code=status)
-        if request.cookies.get(CSRF_COOKIE) != token:
-            response.set_cookie(CSRF_COOKIE, token, path=base or "/", httponly=True, samesite="strict")
+        if fresh:
+            response.set_cookie(SESSION_COOKIE, session, path=base or "/", httponly=True, samesite="strict")
         return response
 
     async def who(request: Request) -> Identity:
@@ -57,12 +69,15 @@ def build_app(source: Source, limit: RateLimit | None = None) -> Starlette:
         """Identity, CSRF, rate limit and one-line errors around a route."""
         async def handler(request: Request) -> Response:
             try:
+                if request.method in UNSAFE and not same_origin(request.headers):
+                    return render(request, "error.html", 403, error="a request from another site: nothing was changed")
                 ident = await who(request)
+                request.state.user = ident.user
                 if ident.operator and not operator_ok:
                     raise NotAllowed("an operator sees the knowledge base and per-user counts only, no user content")
                 if post:
                     form = await request.form()
-                    if not csrf_ok(request.cookies.get(CSRF_COOKIE), str(form.get(CSRF_FIELD) or "")):
+                    if not csrf_ok(request.cookies.get(SESSION_COOKIE), ident.user, str(form.get(CSRF_FIELD) or "")):
                         return render(request, "error.html", 403,
                                       error="missing or wrong CSRF token: nothing was changed")
                 if destructive and not limit.allow(ident.user):
