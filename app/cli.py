@@ -99,10 +99,6 @@ def build_parser() -> argparse.ArgumentParser:
         s = command(name, help=f"{verb} long-term memory for a user (persisted)")
         s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
 
-    s = command("reindex", help="re-index a user's message log in today's form (a data dir from an older version)")
-    s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
-    s.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-
     command("expire", help="remove expired memories (episodes past their TTL) from disk, bytes included")
 
     s = command("retention", help="show or shorten how long a user's words are kept (MEMORY_RETENTION_DAYS)")

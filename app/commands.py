@@ -138,33 +138,6 @@ def memory_off(args: argparse.Namespace) -> int:
     return _switch(args, False)
 
 
-@command("reindex")
-def reindex(args: argparse.Namespace) -> int:
-    """``reindex``: rewrite the user's logged messages indexed in an older form (one vector each)."""
-    from tqdm import tqdm
-
-    from memory.layers.message_log import MessageLogLayer
-    from memory.layers.message_reindex import rewrite, stale
-    from memory.privacy.consent import is_memory_enabled
-
-    with _agent(args) as agent:
-        env, user = agent.env(), agent.context.user_id
-        logs = [layer for layer in agent.layers if isinstance(layer, MessageLogLayer)]
-        if not logs:
-            print(f"no message log in this agent's layers: nothing to re-index for user {user!r}")
-            return 0
-        if not is_memory_enabled(env.store, env.scope):
-            raise ValueError(f"long-term memory is off for user {user!r}; turn it on (memory-on) to re-index")
-        todo = stale(env, logs[0])
-        with tqdm(total=len(todo), desc="reindex", unit="msg", file=sys.stderr,
-                  disable=args.no_progress or not sys.stderr.isatty()) as bar:
-            for done in rewrite(env, todo):
-                bar.update(done)
-    print(f"{len(todo)} message(s) of user {user!r} re-indexed" if todo else
-          f"the message log of user {user!r} is already indexed in today's form")
-    return 0
-
-
 @command("expire")
 def expire(args: argparse.Namespace) -> int:
     """``expire``: remove stored items whose TTL or ``expires_at`` has passed, and what every

@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench import DATASETS
+from bench.learned_gate.extractor import GatedPatternExtractor
 from bench.learned_gate.gate import load_gate
 from bench.scores import Counts
 from memory.layers.base import LoggedMessage
@@ -153,7 +154,7 @@ def _extractors(chat_model: str | None) -> list[tuple[str, FactExtractor]]:
     found: list[tuple[str, FactExtractor]] = [("rules", PatternFactExtractor())]
     gate = load_gate()  # the learned gate (bench/learned_gate/gate.py) on top of the rules
     if gate is not None:
-        found.append(("rules+gate", PatternFactExtractor(gate=gate)))
+        found.append(("rules+gate", GatedPatternExtractor(gate)))
     if chat_model:
         try:
             from memory.write_policy.llm import LLMFactExtractor

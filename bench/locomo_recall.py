@@ -15,8 +15,9 @@ question's evidence turns among the top k messages), NDCG@10, evidence within
 query embedding included); import throughput once. The baselines run on the same
 messages in the same process: dense MiniLM cosine, FTS5 BM25 (porter) and their
 reciprocal-rank fusion, each over "name: text". Each ablation row is today's layer
-with one lever changed (the learned fusion's rows: the shipped weights, and per dev conversation
-the weights fitted on the other, from bench/learned_fusion/cv_models.json); ``--ladder`` instead
+with one lever changed (``bench.message_levers.LeverMessageLog``; the learned fusion's rows: the
+weights fitted on locomo-dev, and per dev conversation the weights fitted on the other, from
+bench/learned_fusion/cv_models.json); ``--ladder`` instead
 adds the layer's ideas one at a time, and ``--rows TEXT`` keeps only the rows whose label holds TEXT.
 ``--per-turn`` times the retrieve path over 10k messages of one user. Reports go
 to ``bench/results/`` (git-ignored). No LLM is called at query time.
@@ -39,7 +40,9 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.learned_fusion.model import FusionModel
 from bench.locomo_rows import ABLATION, BEFORE, LADDER
+from bench.message_levers.layer import LeverMessageLog
 from bench.recall_baselines import FreshQueries, baseline_rankers, plain_text
 from bench.recall_metrics import (
     Tally,
@@ -51,7 +54,6 @@ from graph.context import Context
 from memory.clock import parse_time
 from memory.layers import default_layers
 from memory.layers.base import LayerEnv, LoggedMessage
-from memory.layers.message_fusion import FusionModel
 from memory.layers.message_log import MessageLogLayer
 from models.loader import load_embeddings
 from nodes.importer import import_messages, parse_import
@@ -120,7 +122,7 @@ def resolved(options: dict[str, object], conversation: str) -> dict[str, object]
     conversation (None: there is none, the row is skipped).
     """
     if options.get("fusion") == "cv":
-        from bench.learned_fusion.train import CV_PATH  # bench-only; the runtime never reads it
+        from bench.learned_fusion.train import CV_PATH  # needs scikit-learn only for this row
 
         held = json.loads(CV_PATH.read_text(encoding="utf-8"))["held_out"].get(conversation)
         return {**options, "fusion": FusionModel(held["bias"], tuple(held["weights"]))} if held else None
@@ -159,7 +161,7 @@ def run(
                 options = resolved(row_options, folder.name)
                 if options is None:
                     continue
-                layer = MessageLogLayer(**options)  # type: ignore[arg-type]
+                layer = LeverMessageLog(**options)  # type: ignore[arg-type]
                 shape = (layer.date_in_index, layer.neighbours, layer.by_sentence)
                 if shape not in index_built:
                     env = _env(_store(Path(tmp) / f"store-{len(index_built)}", embeddings), embeddings)

@@ -11,9 +11,6 @@ entry edge Studio draws (graph/builder.py).
 ``mode`` and ``chat_thread`` are input only: their channels are ephemeral, read
 by the first node and then gone, so a thread's next plain input is a turn again
 whatever the run before it was (even one that failed half-way).
-
-Deprecated, accepted for one release: the boolean ``end_session`` and the string
-``consolidate_thread`` (the thread id) of earlier versions.
 """
 
 from __future__ import annotations
@@ -31,12 +28,10 @@ CONSOLIDATE_THREAD: RunMode = "consolidate_thread"
 # Input-only fields: one channel object each, shared by State and TurnInput.
 ModeField = Annotated[RunMode, EphemeralValue(str)]
 ChatThreadField = Annotated[str, EphemeralValue(str)]
-EndSessionFlag = Annotated[bool, EphemeralValue(bool)]
-ConsolidateThreadFlag = Annotated[str, EphemeralValue(str)]
 
 
 def run_mode(state: Mapping[str, Any]) -> RunMode:
-    """The run's mode from its input: ``mode``, else a deprecated flag, else a turn.
+    """The run's mode from its input: ``mode``, else a turn.
 
     An unknown mode raises ``ValueError`` before any node runs: nothing is stored.
     """
@@ -45,13 +40,9 @@ def run_mode(state: Mapping[str, Any]) -> RunMode:
         if mode not in get_args(RunMode):
             raise ValueError(f"unknown run mode {mode!r}: use {TURN}, {END_SESSION} or {CONSOLIDATE_THREAD}")
         return cast(RunMode, mode)
-    if state.get("end_session"):
-        return END_SESSION
-    if state.get("consolidate_thread"):
-        return CONSOLIDATE_THREAD
     return TURN
 
 
 def chat_thread(state: Mapping[str, Any], own: str) -> str:
-    """The thread a ``consolidate_thread`` run consolidates: ``chat_thread``, the deprecated flag, or ``own``."""
-    return str(state.get("chat_thread") or state.get("consolidate_thread") or own)
+    """The thread a ``consolidate_thread`` run consolidates: ``chat_thread``, or ``own``."""
+    return str(state.get("chat_thread") or own)

@@ -8,7 +8,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict  # the server reads schemas from this one on 3.11
 
-from graph.run_mode import ChatThreadField, ConsolidateThreadFlag, EndSessionFlag, ModeField
+from graph.run_mode import ChatThreadField, ModeField
 
 
 def merge_recall(
@@ -43,9 +43,6 @@ class State(TypedDict, total=False):
     # first node (graph/run_mode.py). START routes on the mode.
     mode: ModeField
     chat_thread: ChatThreadField
-    # Deprecated spellings of the two run modes, input only too.
-    end_session: EndSessionFlag
-    consolidate_thread: ConsolidateThreadFlag
     # Input flag for a turn: leave the background layers' part of consolidation to a later,
     # debounced run (nodes/background.py). Reset after every turn.
     defer_consolidation: bool
@@ -83,10 +80,6 @@ class TurnInput(TypedDict, total=False):
     chat_thread: ChatThreadField
     # Leave the background layers' part of this turn's consolidation to a later run.
     defer_consolidation: bool
-    # Deprecated (use ``mode``), accepted for one release: ``end_session: true``, and
-    # ``consolidate_thread: "<chat thread id>"``.
-    end_session: EndSessionFlag
-    consolidate_thread: ConsolidateThreadFlag
 
 
 class TurnOutput(TypedDict, total=False):

@@ -42,10 +42,8 @@ from nodes.consolidation_queue import (
     Turn,
     claim,
     enqueue,
-    mark_key,
     message_ids,
     progress,
-    queued_ids,
     read_mark,
     release,
     turn_entry,
@@ -72,32 +70,6 @@ def _log_of(layers: Sequence[MemoryLayer]) -> MessageLogLayer | None:
     return next((layer for layer in layers if isinstance(layer, MessageLogLayer)), None)
 
 
-def _upgrade(env: LayerEnv, log: MessageLogLayer, thread: str) -> None:
-    """A record of the earlier format (a ``since`` time): queue the logged turns after it."""
-    mark = read_mark(env, thread)
-    if not mark or "since" not in mark:
-        return
-    after = log.session(env, thread, parse_time(mark.get("since"))) if mark.get("pending") else []
-    queued = queued_ids(mark)
-    groups: list[list[LoggedMessage]] = []
-    for m in after:
-        if m.id not in queued:
-            if m.role == "user" or not groups:
-                groups.append([])
-            groups[-1].append(m)
-    turns = [turn_entry(g) for g in groups]
-    if turns and mark.get("uses"):
-        turns[-1]["uses"] = list(mark["uses"])
-
-    def change(current: dict | None) -> dict | None:
-        if current is None or "since" not in current:
-            return current
-        kept = {k: v for k, v in current.items() if k not in ("since", "pending", "uses")}
-        return {**kept, "turns": [*turns, *(kept.get("turns") or [])]}
-
-    env.gate.atomic_update(env.scope.ns(SETTINGS), mark_key(thread), change)
-
-
 def _run_turn(env: LayerEnv, layers: Sequence[MemoryLayer], log: MessageLogLayer, entry: Turn) -> int:
     """One queued turn through the background layers, as the synchronous path would have run it."""
     said = log.messages(env, message_ids(entry))
@@ -122,7 +94,6 @@ def consolidate_pending(env: LayerEnv, layers: Sequence[MemoryLayer], thread: st
     log = _log_of(layers)
     if log is None or read_mark(env, thread) is None:
         return 0
-    _upgrade(env, log, thread)
     while (got := claim(env, thread)) == BUSY:
         time.sleep(POLL_S)  # another run holds the claim: what a read must wait for
     if got is None:

@@ -69,8 +69,8 @@ def read_mark(env: LayerEnv, thread: str) -> dict[str, Any] | None:
 
 
 def has_backlog(mark: dict[str, Any] | None) -> bool:
-    """Whether turns of the thread wait, or a run is on them (``pending``: the older record's flag)."""
-    return bool(mark and (mark.get("turns") or mark.get("claim") or mark.get("pending")))
+    """Whether turns of the thread wait, or a run is on them."""
+    return bool(mark and (mark.get("turns") or mark.get("claim")))
 
 
 def queued_ids(mark: dict[str, Any] | None) -> set[str]:

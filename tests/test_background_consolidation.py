@@ -128,9 +128,9 @@ def test_the_graph_consolidates_deferred_turns_at_session_end_and_in_a_consolida
             agent.graph.invoke(turn, agent.config(thread), context=agent.context)
         assert memories(agent)[PROFILE] == set()
         assert agent.state("t1").get("defer_consolidation") is False  # a per-turn flag
-        agent.graph.invoke({"end_session": True}, agent.config("t1"), context=agent.context)
+        agent.graph.invoke({"mode": "end_session"}, agent.config("t1"), context=agent.context)
         assert any("Lisbon" in t for t in memories(agent)[PROFILE])
-        agent.graph.invoke({"consolidate_thread": "alice:t2"}, agent.config("t2-consolidate"), context=agent.context)
+        agent.graph.invoke({"mode": "consolidate_thread", "chat_thread": "alice:t2"}, agent.config("t2-consolidate"), context=agent.context)
         assert any("Porto" in t for t in memories(agent)[PROFILE])
 
 
@@ -156,17 +156,3 @@ def test_the_cli_chat_defers_and_flushes_on_exit(tmp_path: Path) -> None:
     assert shown.returncode == 0, shown.stderr[-2000:]
     assert "vegan" in shown.stdout.lower()
 
-
-def test_a_queue_left_in_the_earlier_format_is_caught_up(ctx: Context) -> None:
-    """Data dirs from before the id queue hold a time watermark (``since``); its backlog is not lost."""
-    from stores.namespaces import SETTINGS
-
-    with MemoryAgent(replace(ctx, consolidation_delay_s=0)) as agent:
-        agent.graph.invoke({"messages": [("user", "I'm vegan.")], "defer_consolidation": True},
-                           agent.config("t1"), context=agent.context)
-        env = agent._env()
-        agent.store.put(env.scope.ns(SETTINGS), "consolidated:alice:t1",
-                        {"since": "2000-01-01T00:00:00+00:00", "pending": True, "uses": []}, index=False)
-        agent.flush()
-        assert any("vegan" in t for t in memories(agent)[PROFILE])
-        assert agent.store.get(env.scope.ns(SETTINGS), "consolidated:alice:t1") is None  # nothing left queued

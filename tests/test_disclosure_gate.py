@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.learned_gate.extractor import GatedPatternExtractor
 from bench.learned_gate.gate import MODEL_PATH, DisclosureGate, Thresholds, additions, decide, load_gate
 from bench.learned_gate.train import main as train
 from memory.write_policy.base import CandidateFact
@@ -54,7 +55,7 @@ def shipped() -> DisclosureGate:
 
 def with_thresholds(**kw: float) -> PatternFactExtractor:
     """The rules with the shipped weights under other thresholds."""
-    return PatternFactExtractor(gate=replace(shipped(), thresholds=Thresholds(**kw)))
+    return GatedPatternExtractor(replace(shipped(), thresholds=Thresholds(**kw)))
 
 
 def stored(extractor: PatternFactExtractor, text: str) -> list[CandidateFact]:
@@ -73,7 +74,8 @@ def test_the_shipped_model_is_one_small_json_file_with_sane_thresholds() -> None
 def test_the_runtime_path_does_not_import_sklearn() -> None:
     code = ("import sys; from datetime import datetime, UTC; from memory.layers.base import LoggedMessage; "
             "from memory.write_policy.pattern_extractor import PatternFactExtractor as P; "
-            "from bench.learned_gate.gate import load_gate; e = P(gate=load_gate()); assert e.gate is not None; "
+            "from bench.learned_gate.gate import load_gate; from bench.learned_gate.extractor import GatedPatternExtractor as G; "
+            "e = G(load_gate()); assert e.gate is not None; "
             "e.extract([LoggedMessage(id='a', thread='t', time=datetime.now(UTC), role='user', text='I knit.')]); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'sklearn'))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
@@ -84,7 +86,7 @@ def test_the_default_runtime_never_imports_the_off_by_default_gate() -> None:
     code = ("import sys; from datetime import datetime, UTC; import graph.builder; "
             "from memory.layers.base import LoggedMessage; from memory.layers.semantic import SemanticLayer; "
             "from memory.write_policy.pattern_extractor import PatternFactExtractor as P; "
-            "e = P(); assert e.gate is None; SemanticLayer(); "
+            "e = P(); assert not hasattr(e, 'gate'); SemanticLayer(); "
             "e.extract([LoggedMessage(id='a', thread='t', time=datetime.now(UTC), role='user', text='I knit.')]); "
             "print(sorted(m for m in sys.modules if m.startswith('bench')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
@@ -153,7 +155,7 @@ def test_the_gate_adds_a_lasting_clause_the_rules_missed_in_the_users_words() ->
     "My dad is from Cork and speaks Irish.", "My son is called Tadhg.",
 ])
 def test_relations_never_fill_the_users_own_slots(text: str) -> None:
-    for extractor in (PatternFactExtractor(gate=shipped()), with_thresholds(veto=0.0, veto_keyed=0.0, add=0.0)):
+    for extractor in (GatedPatternExtractor(shipped()), with_thresholds(veto=0.0, veto_keyed=0.0, add=0.0)):
         assert not {f.key for f in stored(extractor, text)} & OWN_SLOTS
     parsed = parse(text)
     assert parsed is not None
@@ -163,5 +165,5 @@ def test_relations_never_fill_the_users_own_slots(text: str) -> None:
 
 @pytest.mark.parametrize("text", TRAPS)
 def test_questions_suppositions_role_play_and_injections_store_nothing(text: str) -> None:
-    for extractor in (PatternFactExtractor(gate=shipped()), with_thresholds(veto=0.0, veto_keyed=0.0, add=0.0)):
+    for extractor in (GatedPatternExtractor(shipped()), with_thresholds(veto=0.0, veto_keyed=0.0, add=0.0)):
         assert stored(extractor, text) == []

@@ -89,3 +89,15 @@ def test_the_architecture_layout_follows_the_layering_contract() -> None:
     rows = re.findall(r"^\| `(\w+)/`", (ROOT / "docs" / "architecture.md").read_text(), re.M)
     documented = [r for r in dict.fromkeys(rows) if r in tops]
     assert [t for t in tops if t != "app"] == [r for r in documented if r != "app"], (tops, rows)
+
+
+def test_the_architecture_layer_table_lists_default_layers_in_order() -> None:
+    """docs/architecture.md's layer table names exactly ``default_layers()``, in its order."""
+    from memory.layers import default_layers
+
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    table = text[text.index("| layer | file | kept in | read | write |"):]
+    rows = re.findall(r"^\| ([a-z ]+) \| `", table.split("\n\n")[0], re.M)
+    assert rows == [layer.name.replace("_", " ") for layer in default_layers()], rows
+    count = {5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}[len(rows)]
+    assert f"these {count}, in this order" in text  # the sentence above the table says how many

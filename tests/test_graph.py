@@ -191,7 +191,7 @@ def test_every_kind_of_run_claims_its_thread(ctx) -> None:
         alice.say("My locker code is kept at home.", "private")
         config = alice.config("private")
         bob_ctx = replace(ctx, user_id="bob")
-        for attempt in ({"end_session": True}, {"messages": [HumanMessage(content="What do you remember about me?",
+        for attempt in ({"mode": "end_session"}, {"messages": [HumanMessage(content="What do you remember about me?",
                                                                            id="b0")]}):
             out = alice.graph.invoke(attempt, config, context=bob_ctx)
             assert "does not belong to user 'bob'" in out["error"], out.get("error")
@@ -207,5 +207,5 @@ def test_a_side_thread_runs_its_owners_consolidations_again_and_again(ctx) -> No
     with MemoryAgent(ctx) as agent:
         agent.say("I'm vegetarian.", "t1")
         for _ in range(2):
-            out = agent.graph.invoke({"consolidate_thread": "alice:t1"}, agent.config("side"), context=agent.context)
+            out = agent.graph.invoke({"mode": "consolidate_thread", "chat_thread": "alice:t1"}, agent.config("side"), context=agent.context)
             assert not out.get("error"), out.get("error")

@@ -35,7 +35,7 @@ async def _drive(url: str) -> None:
 
     t1 = (await client.threads.create())["thread_id"]
     await run(t1, input=say("I'm vegetarian."))
-    await run(t1, input={"end_session": True})
+    await run(t1, input={"mode": "end_session"})
     assert "vegetarian" in await remembered()
 
     # Asked, then declined: nothing changes.
@@ -85,7 +85,7 @@ async def _deferred(url: str) -> None:
     assert (await run(other, input={"messages": [{"role": "user", "content": "Forget that I live in Porto."}]}))
     out = await run(other, command={"resume": True})
     assert out["messages"][-1]["content"].startswith("Done: I deleted"), out["messages"]
-    await run(side, input={"consolidate_thread": chat})  # the delayed run comes later: nothing is left for it
+    await run(side, input={"mode": "consolidate_thread", "chat_thread": chat})  # the delayed run comes later: nothing is left for it
     assert "porto" not in json.dumps((await client.store.search_items(["users", "B"], limit=100))["items"]).lower()
     assert "vegan" in await profile()
 

@@ -1,5 +1,5 @@
-"""The message log's learned fusion: its features on a real search, the switch, the shipped
-weights, and the trainer (bench/learned_fusion) on pools whose answer is known.
+"""The message log's learned fusion, an opt-in of the benchmarks (bench/learned_fusion): its features
+on a real search, the switch, the weights kept there, and the trainer on pools whose answer is known.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 
 from bench.learned_fusion.candidates import Pools
+from bench.learned_fusion.model import FEATURES, WEIGHTS_PATH, FusionModel, candidate_features, shipped_model
 from bench.learned_fusion.train import MODELS, recall
+from bench.message_levers.layer import LeverMessageLog
+from bench.message_levers.rank import analysed
 from graph.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
-from memory.layers.message_fusion import FEATURES, WEIGHTS_PATH, FusionModel, candidate_features, shipped_model
 from memory.layers.message_log import MessageLogLayer
-from memory.layers.message_query import analyse
 from models.loader import HashEmbeddings
 from stores.namespaces import MESSAGES, UserScope
 from stores.open import open_store
@@ -54,7 +55,7 @@ def _only(feature: str, weight: float) -> FusionModel:
 
 def test_features_read_what_a_real_search_found(env: LayerEnv) -> None:
     hits = env.store.search(env.scope.ns(MESSAGES), query="How did Tomasz bake bread?", limit=10)
-    x = candidate_features(hits, analyse("How did Tomasz bake bread?", {"priya", "tomasz"}, env.now))
+    x = candidate_features(hits, analysed("How did Tomasz bake bread?", {"priya", "tomasz"}, env.now))
     assert x.shape == (len(hits), len(FEATURES))
     row = {h.key: x[i] for i, h in enumerate(hits)}
     assert x[0, COL["fused rank"]] == 1.0 and x[:, COL["cosine below the best"]].max() == 0.0
@@ -65,18 +66,21 @@ def test_features_read_what_a_real_search_found(env: LayerEnv) -> None:
     assert row["m1"][COL["answers a question ranked high"]] == 1.0
     assert row["m3"][COL["answers a question ranked high"]] == 0.0  # m2 before it is no question
     assert row["m1"][COL["a neighbouring turn in the pool"]] > 0.0 and row["m4"][COL["a neighbouring turn in the pool"]] == 0.0
-    assert candidate_features([], analyse("anything", set(), env.now)).shape == (0, len(FEATURES))
+    assert candidate_features([], analysed("anything", set(), env.now)).shape == (0, len(FEATURES))
 
 
-def test_the_switch_ranks_by_the_model_and_the_shipped_one_is_the_default(env: LayerEnv) -> None:
-    assert MessageLogLayer().fusion == shipped_model() and MessageLogLayer(fusion=None).fusion is None
-    newest_first = [r.key for r in MessageLogLayer(fusion=_only("recency", 5.0)).search(env, "bread oven", 5)]
-    oldest_first = [r.key for r in MessageLogLayer(fusion=_only("recency", -5.0)).search(env, "bread oven", 5)]
+def test_the_switch_ranks_by_the_model_and_the_default_is_the_runtimes_hand_set_rerank(env: LayerEnv) -> None:
+    assert LeverMessageLog(fusion="shipped").fusion == shipped_model() and LeverMessageLog().fusion is None
+    runtime = [(r.key, r.score) for r in MessageLogLayer().search(env, "What did Tomasz bake?", 5)]
+    assert [(r.key, r.score) for r in LeverMessageLog().search(env, "What did Tomasz bake?", 5)] == runtime
+    assert not hasattr(MessageLogLayer(), "fusion")  # the runtime carries no learned weights
+    newest_first = [r.key for r in LeverMessageLog(fusion=_only("recency", 5.0)).search(env, "bread oven", 5)]
+    oldest_first = [r.key for r in LeverMessageLog(fusion=_only("recency", -5.0)).search(env, "bread oven", 5)]
     assert newest_first == sorted(newest_first, key=lambda k: -int(k[1:]))
     assert oldest_first == list(reversed(newest_first))
-    spoken = [r.key for r in MessageLogLayer(fusion=_only("named speaker", 5.0)).search(env, "What did Tomasz bake?", 2)]
+    spoken = [r.key for r in LeverMessageLog(fusion=_only("named speaker", 5.0)).search(env, "What did Tomasz bake?", 2)]
     assert set(spoken) == {"m1", "m3"}
-    answer = MessageLogLayer(fusion=_only("answers a question ranked high", 5.0)).search(env, "bread oven", 1)
+    answer = LeverMessageLog(fusion=_only("answers a question ranked high", 5.0)).search(env, "bread oven", 1)
     assert [r.key for r in answer] == ["m1"]
 
 
@@ -94,7 +98,7 @@ def test_a_model_with_the_wrong_number_of_weights_is_refused() -> None:
 def test_an_unknown_fusion_name_is_refused() -> None:
     """Only "shipped" names a model; any other string would have silently meant it."""
     with pytest.raises(ValueError, match="unknown fusion 'cv'"):
-        MessageLogLayer(fusion="cv")  # type: ignore[arg-type]
+        LeverMessageLog(fusion="cv")  # type: ignore[arg-type]
 
 
 def _pools(seed: int) -> Pools:

@@ -10,6 +10,7 @@ import pytest
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
+from bench.message_levers.layer import LeverMessageLog
 from graph.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.message_log import MessageLogLayer
@@ -98,9 +99,9 @@ def test_neighbours_are_indexed_but_each_result_is_one_message(env: LayerEnv) ->
     assert "t1-m3" in [r.key for r in results]
 
 
-@pytest.mark.parametrize("fusion", ["shipped", None], ids=["learned", "hand-set"])
+@pytest.mark.parametrize("fusion", ["shipped", None], ids=["learned (bench opt-in)", "hand-set"])
 def test_named_speaker_outranks_the_other(env: LayerEnv, fusion: str | None) -> None:
-    layer = MessageLogLayer(fusion=fusion)  # type: ignore[arg-type]
+    layer = LeverMessageLog(fusion="shipped") if fusion else MessageLogLayer()
     layer.on_turn(env, CHAT)
     by = {m.id: m.name for m in CHAT}
     for name, painting in (("Melanie", "t1-m4"), ("Caroline", "t1-m5")):

@@ -1,8 +1,7 @@
 """A wheel of the project carries every file its packages read beside their code.
 
 The editable install (`make install`) reads them from the checkout, so a missing
-package-data rule would only show once someone installs a wheel: the fusion's weights,
-the word lists and the memory page's templates would be gone. The wheel is built from a
+package-data rule would only show once someone installs a wheel: the word lists and the memory page's templates would be gone. The wheel is built from a
 copy of the sources, so the checkout gets no build/ folder.
 """
 
@@ -45,5 +44,5 @@ def test_the_wheel_carries_every_data_file_of_the_packages(tmp_path: Path) -> No
     (wheel,) = out.glob("*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     wanted = _data_files()
-    assert {"memory/layers/message_fusion.json", "memory/words.toml"} <= wanted
+    assert "memory/words.toml" in wanted and any(p.endswith(".html") for p in wanted)
     assert wanted - names == set()

@@ -191,5 +191,5 @@ def test_example_cli(offline: Path, monkeypatch: pytest.MonkeyPatch, capsys: pyt
         argv = words[program + 1:]
         assert main(argv) == 0, f"memory-agent {shlex.join(argv)}: {capsys.readouterr().err}"
         ran.append(argv[2] if argv[0] == "--now" else argv[0])
-    assert {"import", "recall", "memories", "forget", "upkeep", "reindex", "delete-user"} <= set(ran)
+    assert {"import", "recall", "memories", "forget", "upkeep", "delete-user"} <= set(ran)
     assert "Pixel" in capsys.readouterr().out  # recall found the imported dog's name

@@ -26,7 +26,8 @@ def test_lines_go_with_their_newest_source_and_a_heading_with_its_last_line() ->
     assert pruned_rollup(MONTH, datetime(2025, 3, 1, tzinfo=UTC)) is None  # no line left: deleted
 
 
-def test_a_roll_up_without_line_times_dates_each_line_by_its_weeks_start() -> None:
-    legacy = {k: v for k, v in MONTH.items() if k != "line_times"}
-    pruned = pruned_rollup(legacy, datetime(2025, 2, 10, tzinfo=UTC))  # after week 6 began, before week 8
-    assert pruned is not None and "dog" not in pruned["text"] and "pottery" in pruned["text"]
+def test_a_roll_up_whose_lines_are_not_all_dated_is_deleted_whole() -> None:
+    """Every roll-up is written with ``line_times``; an undated line cannot be shown to be within the limit."""
+    undated = {k: v for k, v in MONTH.items() if k != "line_times"}
+    assert pruned_rollup(undated, datetime(2025, 2, 10, tzinfo=UTC)) is None
+    assert pruned_rollup({**MONTH, "line_times": MONTH["line_times"][:-1]}, datetime(2025, 2, 1, tzinfo=UTC)) is None

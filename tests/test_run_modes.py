@@ -1,8 +1,8 @@
 """The run modes are entries of the graph: START routes a run by its input's ``mode``.
 
 A turn goes to ``commands``; a session end goes straight to ``consolidate`` and a
-consolidation-only run to ``consolidate_deferred`` (neither through ``commands``). The old boolean
-``end_session`` and string ``consolidate_thread`` inputs still work (deprecated).
+consolidation-only run to ``consolidate_deferred`` (neither through ``commands``). The boolean
+``end_session`` and string ``consolidate_thread`` flags of before ``mode`` are gone from the input.
 """
 
 from __future__ import annotations
@@ -43,10 +43,11 @@ def test_the_input_offers_the_modes_as_one_typed_field() -> None:
     props = build_graph(layers=[]).compile().get_input_jsonschema()["properties"]
     assert props["mode"]["enum"] == ["turn", "end_session", "consolidate_thread"]
     assert "chat_thread" in props
+    assert not {"end_session", "consolidate_thread"} & set(props)  # Studio's form shows the mode alone
 
 
-@pytest.mark.parametrize("run_input", [{"mode": "end_session"}, {"end_session": True}], ids=["mode", "deprecated"])
-def test_a_session_end_skips_commands(ctx: Context, run_input: dict[str, Any]) -> None:
+def test_a_session_end_skips_commands(ctx: Context) -> None:
+    run_input = {"mode": "end_session"}
     with MemoryAgent(replace(ctx, consolidation_delay_s=0)) as agent:
         agent.say("I'm vegetarian.", "t1")
         ran = _nodes_run(agent, run_input, "t1")
@@ -55,12 +56,8 @@ def test_a_session_end_skips_commands(ctx: Context, run_input: dict[str, Any]) -
         assert agent.state("t1").get("session_mark", {}).get("time")  # the session was closed
 
 
-@pytest.mark.parametrize(
-    "run_input",
-    [{"mode": "consolidate_thread", "chat_thread": "alice:t1"}, {"consolidate_thread": "alice:t1"}],
-    ids=["mode", "deprecated"],
-)
-def test_a_consolidation_run_is_one_node(ctx: Context, run_input: dict[str, Any]) -> None:
+def test_a_consolidation_run_is_one_node(ctx: Context) -> None:
+    run_input = {"mode": "consolidate_thread", "chat_thread": "alice:t1"}
     with MemoryAgent(replace(ctx, consolidation_delay_s=0)) as agent:
         turn = {"messages": [("user", "I live in Lisbon.")], "defer_consolidation": True}
         agent.graph.invoke(turn, agent.config("t1"), context=agent.context)

@@ -86,7 +86,7 @@ async def _alice_states_a_fact(url: str) -> dict[str, Any]:
     alice = _client(url, "tok-a")
     thread = (await alice.threads.create())["thread_id"]
     await _run(alice, thread, {**SCRIPTED, "user_id": "alice"}, input=_say("I'm vegetarian."))
-    await _run(alice, thread, SCRIPTED, input={"end_session": True})
+    await _run(alice, thread, SCRIPTED, input={"mode": "end_session"})
     return {"alice_thread": thread}
 
 

@@ -57,7 +57,7 @@ def test_threads_and_assistants_cannot_be_handed_to_another_user(server: dict[st
     async def go() -> None:
         alice, bob = _client(server["url"], "tok-a"), _client(server["url"], "tok-b")
         thread = (await bob.threads.create())["thread_id"]
-        await _run(bob, thread, SCRIPTED, input={"end_session": True})
+        await _run(bob, thread, SCRIPTED, input={"mode": "end_session"})
         assert await _status(bob.threads.update(thread, metadata={"owner": "alice"})) == 403
         assert await _status(alice.threads.get(thread)) == 404
         assert (await bob.threads.get(thread))["metadata"]["owner"] == "bob"

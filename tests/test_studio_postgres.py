@@ -30,7 +30,7 @@ async def _turn_and_end(url: str) -> dict[str, Any]:
     client = get_client(url=url, timeout=e2e.RUN_TIMEOUT_S)
     assistant = (await client.assistants.search(graph_id="agent"))[0]["assistant_id"]
     thread = (await client.threads.create())["thread_id"]
-    for given in ({"messages": [{"role": "user", "content": "I'm vegetarian."}]}, {"end_session": True}):
+    for given in ({"messages": [{"role": "user", "content": "I'm vegetarian."}]}, {"mode": "end_session"}):
         out = await asyncio.wait_for(client.runs.wait(thread, assistant, input=given, context=CTX), e2e.RUN_TIMEOUT_S)
         assert isinstance(out, dict), out
     items = (await client.store.search_items(["users", "A"], limit=100))["items"]

@@ -1,4 +1,5 @@
-"""Training of the message log's learned fusion (memory/layers/message_fusion.py) on locomo-dev only.
+"""The message log's learned fusion (``model.py``), an opt-in of the benchmarks, and its training on locomo-dev only.
 
-The runtime never imports this package: it reads the weights the trainer writes.
+The runtime never imports this package: its weights are learned from LoCoMo (CC BY-NC 4.0), so the
+shipped default is the hand-set rerank (docs/data-and-licences.md).
 """

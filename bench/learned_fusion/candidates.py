@@ -2,7 +2,7 @@
 
 Each conversation is imported into a fresh local store with the real MiniLM embedder,
 as ``bench.locomo_recall`` does; per question the store's candidate pool (the layer's
-``pool``) is read and turned into ``message_fusion.candidate_features`` rows, labelled 1
+``pool``) is read and turned into ``model.candidate_features`` rows, labelled 1
 for an evidence message. Cached under bench/results/ (git-ignored) per conversation,
 with the feature names, so a change of features re-collects.
 """
@@ -16,11 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.learned_fusion.model import FEATURES, candidate_features
 from bench.locomo_recall import _env, _store, load_conversation
+from bench.message_levers.rank import analysed
 from memory.clock import parse_time
-from memory.layers.message_fusion import FEATURES, candidate_features
 from memory.layers.message_log import MessageLogLayer
-from memory.layers.message_query import analyse
 from models.loader import load_embeddings
 from nodes.importer import import_messages
 from stores.namespaces import MESSAGES
@@ -61,7 +61,7 @@ def collect(folder: Path, refresh: bool = False) -> Pools:
             now = parse_time(q.time) or env.now
             hits = [h for h in env.store.search(ns, query=q.query, limit=layer.pool) if h.score is not None]
             speakers = {(h.value.get("name") or "").lower() for h in hits} - {""}
-            info = analyse(q.query, speakers, now)
+            info = analysed(q.query, speakers, now)
             x = candidate_features(hits, info)
             xs.append(x)
             ys.append(np.asarray([h.key in q.evidence for h in hits], dtype=np.int8))

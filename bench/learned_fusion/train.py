@@ -9,7 +9,8 @@ pools, is printed beside it; it was tuned on both, so it is in-sample). Two mode
 pointwise logistic regression (is this candidate evidence?) and a pairwise linear ranker
 (logistic regression on the difference of an evidence and a non-evidence candidate of
 one question). The winner is refit on both conversations and written, rounded, to
-``memory/layers/message_fusion.json``; the two cross-validation fits go to
+``bench/learned_fusion/message_fusion.json`` (an opt-in of the benchmarks, never the runtime's
+default: LoCoMo is CC BY-NC 4.0); the two cross-validation fits go to
 ``bench/learned_fusion/cv_models.json`` for the ablation's cross-validated row. The
 project's hold-out (bench/datasets/holdout) is never read here. scikit-learn's lbfgs
 is deterministic for the same rows.
@@ -28,9 +29,9 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 
 from bench.learned_fusion.candidates import Pools, collect
+from bench.learned_fusion.model import FEATURES, WEIGHTS_PATH, FusionModel
 from bench.locomo_recall import DEFAULT_DATA
 from bench.recall_metrics import CATEGORIES
-from memory.layers.message_fusion import FEATURES, WEIGHTS_PATH, FusionModel
 
 CV_PATH = Path(__file__).with_name("cv_models.json")
 PENALTIES = (0.01, 0.1, 1.0, 10.0, 100.0)  # sklearn's C: smaller is stronger regularisation
@@ -76,7 +77,7 @@ MODELS: dict[str, Fit] = {"pointwise logistic": pointwise, "pairwise linear": pa
 
 
 def hand_set(x: np.ndarray) -> np.ndarray:
-    """Today's rerank (message_rank.cue_score with the layer's default boosts) from the feature columns."""
+    """The runtime's rerank (message_rank.cue_score with the layer's default boosts) from the feature columns."""
     col = {name: x[:, i] for i, name in enumerate(FEATURES)}
     return (col["fused rank"] * (1 + 0.3 * col["named speaker"]) * (1 + 0.3 * col["dated, for a 'when' question"])
             * (1 + 0.3 * col["said in the period named"]) * (1 + 0.5 * col["query words in the message"]))

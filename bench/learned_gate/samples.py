@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bench.extraction_eval import _TIME, Case, Scores, tally
+from bench.learned_gate.extractor import GatedPatternExtractor
 from bench.learned_gate.features import features
 from bench.learned_gate.gate import Thresholds, additions, decide
 from memory.layers.base import LoggedMessage
@@ -22,7 +23,6 @@ from memory.write_policy.base import CandidateFact, safe_sentences
 from memory.write_policy.blend import RuleReader
 from memory.write_policy.grounding import ground
 from memory.write_policy.parse import Sentence
-from memory.write_policy.pattern_extractor import PatternFactExtractor
 from memory.write_policy.voices import CAPTION, is_not_the_user
 
 
@@ -62,7 +62,7 @@ class _Recorder:
 def collect(cases: Sequence[Case]) -> Samples:
     """Run the rules over ``cases`` once, recording what the gate would judge."""
     recorder = _Recorder()
-    rules = PatternFactExtractor(gate=recorder)
+    rules = GatedPatternExtractor(recorder)
     out = Samples(list(cases))
     for i, case in enumerate(cases):
         messages = [LoggedMessage(id=case.id, thread="train", time=_TIME, role="user", text=case.text)]

@@ -15,38 +15,24 @@ date let "When did Caroline ..." match Caroline's own words. Measured on LoCoMo
 Read policy: a larger candidate pool from the store's hybrid search, reranked by
 what the query says (message_query): the named speaker, "when" questions towards
 messages that date something, a referenced period, and content words found in the
-message itself, with the store's order, the cosine, the session, the neighbouring turns
-found and more, weighed by a small learned model (``message_fusion``; the round-number
-boosts of the shared scorer without it), and a lift for the messages
-that the facts and episodes the query finds were read from (``message_pointers``); the
-other levers of the LoCoMo ablation are in ``message_rank``. One result is one message and its
-``sources`` is exactly its own id: neighbours shape the ranking, never the result.
+message itself, each a round-number boost on the store's order (``message_rank.cue_score``,
+through the shared scorer). Levers that were measured and left off (a learned fusion of the
+rerank's signals, session-level ranking, query decomposition, feedback, facts and episodes as
+pointers) live beside their ablation rows in ``bench/message_levers``. One result is one
+message and its ``sources`` is exactly its own id: neighbours shape the ranking, never the result.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
 
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
-from memory.layers.message_fusion import FusionModel, candidate_features, shipped_model
-from memory.layers.message_pointers import Pointers, pointed
 from memory.layers.message_query import QueryInfo, analyse
-from memory.layers.message_rank import (
-    Scored,
-    cue_score,
-    cues,
-    features,
-    feedback_words,
-    interleave,
-    part_info,
-    session_lift,
-    spread,
-    sub_queries,
-)
+from memory.layers.message_rank import Scored, cue_score, cues, features
 from memory.layers.message_text import (
     index_paths,
     index_value,
@@ -56,7 +42,7 @@ from memory.layers.message_text import (
     search_text,
     stored_record,
 )
-from memory.layers.scoring import boosted, parse_time
+from memory.layers.scoring import parse_time
 from stores.namespaces import MESSAGES
 
 ECHO_HEADROOM = 2  # candidates searched per result, so passed-over repeats leave no gap
@@ -74,14 +60,6 @@ class MessageLogLayer(LayerBase):
         when_boost: weight, on "when"/"how long" questions, for messages that date something.
         period_boost: weight for messages said in the period the query points at.
         term_boost: weight for the share of the query's content words in the message itself.
-        session_weight: lift for turns of a session whose turns keep turning up (0: off).
-        per_session: at most this many of the first results from one session (0: off).
-        decompose: search each part of "X and also Y" too, fused with the whole query.
-        feedback: words shared by the first results searched again, at most this many (0: off).
-        entity_boost: weight for the share of the query's capitalised words in the message itself.
-        fusion: score candidates with this learned model instead of the boosts above: ``"shipped"``
-            (the default) is ``message_fusion.shipped_model()``, trained on locomo-dev; None: the boosts.
-        pointers: lift the messages the facts and episodes the query finds came from (message_pointers; off).
         by_sentence: one vector per sentence of a message, each led by it (``message_text.sentence_led``).
     """
 
@@ -96,13 +74,6 @@ class MessageLogLayer(LayerBase):
         when_boost: float = 0.3,
         period_boost: float = 0.3,
         term_boost: float = 0.5,
-        session_weight: float = 0.0,
-        per_session: int = 0,
-        decompose: bool = False,
-        feedback: int = 0,
-        entity_boost: float = 0.0,
-        fusion: FusionModel | Literal["shipped"] | None = "shipped",
-        pointers: Pointers = Pointers(),
         by_sentence: bool = True,
     ) -> None:
         self.neighbours = neighbours
@@ -112,15 +83,6 @@ class MessageLogLayer(LayerBase):
         self.when_boost = when_boost
         self.period_boost = period_boost
         self.term_boost = term_boost
-        self.session_weight = session_weight
-        self.per_session = per_session
-        self.decompose = decompose
-        self.feedback = feedback
-        self.entity_boost = entity_boost
-        if isinstance(fusion, str) and fusion != "shipped":
-            raise ValueError(f"unknown fusion {fusion!r}: expected 'shipped', a FusionModel or None")
-        self.fusion: FusionModel | None = shipped_model() if fusion == "shipped" else fusion
-        self.pointers = pointers
         self.by_sentence = by_sentence
 
     # -- write policy -------------------------------------------------------
@@ -249,46 +211,36 @@ class MessageLogLayer(LayerBase):
         """The ``k`` best single messages for ``query``, best first."""
         if k <= 0 or not query.strip():
             return []
-        ns, limit = env.scope.ns(MESSAGES), max(self.pool, k)
-        hits = [h for h in env.store.search(ns, query=query, limit=limit) if h.score is not None]
+        hits = self._candidates(env, query, max(self.pool, k))
         if not hits:
             return []
+        info = self._analyse(env, query, hits)
+        ranked = sorted(zip(self._scores(hits, info), hits), key=lambda pair: pair[0], reverse=True)
+        return self._results(hits, ranked[:k])
+
+    def _candidates(self, env: LayerEnv, query: str, limit: int) -> list[SearchItem]:
+        """The store's hybrid search for ``query``, scored hits only, in the store's order."""
+        return [h for h in env.store.search(env.scope.ns(MESSAGES), query=query, limit=limit) if h.score is not None]
+
+    def _analyse(self, env: LayerEnv, query: str, hits: Sequence[SearchItem]) -> QueryInfo:
+        """The query read against the speakers its candidates name."""
         speakers = {(h.value.get("name") or "").lower() for h in hits} - {""}
-        info = analyse(query, speakers, env.now)
-        lift, joined = pointed(env, query, self.pointers, hits)
-        searches = [(info, hits + joined)]
-        ranked = self._ranked(searches, k, lift)
-        if self.feedback and (extra := feedback_words([h.value.get("text", "") for _, h in ranked[:5]], info,
-                                                       self.feedback)):
-            searches.append((info, env.store.search(ns, query=f"{query} {' '.join(extra)}", limit=limit)))
-            ranked = self._ranked(searches, k, lift)
-        if self.decompose and (parts := sub_queries(query)):
-            each = [[(part_info(analyse(p, speakers, env.now), info), env.store.search(ns, query=p, limit=limit))]
-                    for p in parts]
-            ranked = interleave([ranked, *(self._ranked(search, k, lift) for search in each)], k)
-        # Report a cosine-scale score: the best candidate's cosine, scaled by each result's
-        # standing, so the order survives a merge with other layers and an off-topic query
-        # still scores low against the prompt's score floor.
+        return analyse(query, speakers, env.now)
+
+    def _scores(self, found: Sequence[SearchItem], info: QueryInfo) -> list[float]:
+        """One score per candidate of ``found`` (the store's order): the hand-set rerank."""
+        weights = (self.speaker_boost, self.when_boost, self.period_boost, self.term_boost)
+        return [cue_score(rank, cues(h.value, info, features(h.value.get("text", ""))), weights)
+                for rank, h in enumerate(found)]
+
+    @staticmethod
+    def _results(hits: Sequence[SearchItem], ranked: Sequence[Scored]) -> list[Recalled]:
+        """The ranked messages with a cosine-scale score: the best candidate's cosine, scaled by
+        each result's standing, so the order survives a merge with other layers and an off-topic
+        query still scores low against the prompt's score floor.
+        """
+        if not ranked:
+            return []
         top_cos = max(float(h.score or 0.0) for h in hits)
         best = max(value for value, _ in ranked)
         return [recalled_message(h, top_cos * value / best) for value, h in ranked]
-
-    def _ranked(self, searches: list[tuple[QueryInfo, list[SearchItem]]], k: int,
-                lift: dict[str, float]) -> list[Scored]:
-        """The first ``k`` candidates of one or more searches (the whole query, its parts, its
-        feedback), each scored against the query that found it; a message found twice keeps its best.
-        ``lift``: the pointed messages' strengths (message_pointers).
-        """
-        weights = (self.speaker_boost, self.when_boost, self.period_boost, self.term_boost, self.entity_boost)
-        best: dict[str, tuple[float, SearchItem]] = {}
-        for info, found in searches:
-            scored_hits = [x for x in found if x.score is not None]
-            learned = self.fusion.scores(candidate_features(scored_hits, info)) if self.fusion else None
-            for rank, h in enumerate(scored_hits):
-                score = (float(learned[rank]) if learned is not None
-                         else cue_score(rank, cues(h.value, info, features(h.value.get("text", ""))), weights))
-                score = boosted(score, [(self.pointers.weight, lift.get(h.key, 0.0))])
-                if h.key not in best or score > best[h.key][0]:
-                    best[h.key] = (score, best[h.key][1] if h.key in best else h)
-        scored = sorted(session_lift(list(best.values()), self.session_weight), key=lambda pair: pair[0], reverse=True)
-        return spread(scored, self.per_session, k)[:k]

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 
 from memory.text import FUNCTION_WORDS, content_words
-from models.word_split import inner_capitalised, words
+from models.word_split import words
 
 STOPWORDS = FUNCTION_WORDS | frozenset(
     """a after again am an as at be been before being both by did do does doing having her hers him his i if
@@ -69,7 +69,6 @@ class QueryInfo:
     asks_when: bool  # the answer is a date or a duration
     window: tuple[datetime, datetime] | None  # the time the query points at, if any
     terms: frozenset[str]  # stemmed content words, names excluded
-    entities: frozenset[str] = frozenset()  # stemmed capitalised words past the first, speakers excluded
 
 
 def _mentions(word: str, name: str) -> bool:
@@ -89,7 +88,6 @@ def analyse(query: str, speakers: set[str], now: datetime) -> QueryInfo:
         asks_when=bool(_WHEN.match(query)),
         window=time_window(query, now),
         terms=terms,
-        entities=frozenset(stem(w) for w in inner_capitalised(query)) & terms,
     )
 
 

@@ -4,15 +4,15 @@ An episode quotes one session, so it goes when its newest source (its ``time``)
 is past the cutoff. A roll-up quotes many: each body line carries the time of
 the newest source it quotes (``line_times``, memory/upkeep/rollup.py), lines past
 the cutoff are dropped, a month's week heading goes with its last line, and a
-roll-up with no line left is deleted. A roll-up written before ``line_times``
-dates each line by the start of its period (its week's, in a month), so an
-old line never outlives the limit for want of a date.
+roll-up with no line left is deleted. Every roll-up is written with ``line_times``;
+one whose dates do not match its lines is deleted whole, so no line outlives the
+limit for want of a date.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from memory.layers.scoring import parse_time
@@ -26,25 +26,13 @@ def episode_gone(value: dict[str, Any], cutoff: datetime) -> bool:
     return said is not None and said < cutoff
 
 
-def _legacy_times(value: dict[str, Any], body: list[str]) -> list[str]:
-    """Dates for a roll-up's lines without ``line_times``: the start of the week (or period) they sit in."""
-    start = str(value.get("start") or value.get("time") or "")
-    out = []
-    for line in body:
-        head = WEEK_HEAD.match(line)
-        if head:
-            start = datetime.fromisocalendar(int(head[1]), int(head[2]), 1).replace(tzinfo=UTC).isoformat()
-        out.append(start)
-    return out
-
-
 def pruned_rollup(value: dict[str, Any], cutoff: datetime) -> dict[str, Any] | None:
     """``value`` without its lines said before ``cutoff``; ``value`` itself when none is, None when none is left."""
     lines = str(value.get("text", "")).splitlines()
     title, body = (lines[0], lines[1:]) if lines else ("", [])
     times = [str(t) for t in value.get("line_times") or []]
     if len(times) != len(body):
-        times = _legacy_times(value, body)
+        return None  # undated lines: none can be shown to be within the limit
     kept = [(line, when) for line, when in zip(body, times)
             if WEEK_HEAD.match(line) or (parse_time(when) or cutoff) >= cutoff]
     kept = [(line, when) for n, (line, when) in enumerate(kept)  # a heading stays only above a kept line

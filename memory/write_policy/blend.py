@@ -7,15 +7,15 @@ matched ("If I lived in Paris ..."); the rules' facts are kept; each clause the
 parse finds lasting that no rule fact covers is added, keyed by the rules when
 they can read that clause alone ("fwiw I'm living in Porto" -> location;
 the patterns only, not the loose disclosure cues),
-otherwise as the user's own words in the third person. Last, the learned gate
-(``bench/learned_gate/gate.py``), when given, vetoes or adds by what it learnt from labels.
+otherwise as the user's own words in the third person. The learned gate that was tried as a last
+judge (off: it bought nothing on held-out text) runs from ``bench/learned_gate/extractor.py``
+through ``read`` and ``blend_parsed``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
 from memory.text import content_words
 from memory.write_policy.base import CandidateFact
@@ -28,21 +28,20 @@ from memory.write_policy.voices import labelled_field, with_subject
 RuleReader = Callable[[str], list[CandidateFact]]
 
 
-class Screen(Protocol):
-    """A last judge of one sentence's facts (the learned gate, ``bench/learned_gate/gate.py``)."""
-
-    def screen(self, text: str, parsed: Sentence, facts: Sequence[CandidateFact],
-               rules: RuleReader) -> list[CandidateFact]:
-        """The facts to keep, possibly fewer or more than ``facts``."""
-        ...
+def blend(sentence: str, rule_facts: Sequence[CandidateFact], rules: RuleReader) -> list[CandidateFact]:
+    """The facts of one sentence: ``rule_facts`` checked and completed by the parse (as they are without one)."""
+    parsed = read(sentence)
+    return list(rule_facts) if parsed is None else blend_parsed(sentence, parsed, rule_facts, rules)
 
 
-def blend(sentence: str, rule_facts: Sequence[CandidateFact], rules: RuleReader,
-          gate: Screen | None = None) -> list[CandidateFact]:
-    """The facts of one sentence: ``rule_facts`` checked and completed by the parse, then by ``gate``."""
-    parsed = parse(_cased(with_subject(sentence)))
-    if parsed is None:
-        return list(rule_facts)
+def read(sentence: str) -> Sentence | None:
+    """The sentence's parse as ``blend`` reads it, or None without a pipeline."""
+    return parse(_cased(with_subject(sentence)))
+
+
+def blend_parsed(sentence: str, parsed: Sentence, rule_facts: Sequence[CandidateFact],
+                 rules: RuleReader) -> list[CandidateFact]:
+    """``blend`` on a sentence already parsed (``read``); none for a question or a supposition."""
     if uncertain(parsed):
         return []
     kept = [f for f in rule_facts if f.key is not None or f.explicit or not _doubtful(f, parsed)]
@@ -60,7 +59,7 @@ def blend(sentence: str, rule_facts: Sequence[CandidateFact], rules: RuleReader,
             continue
         keyed = [f for f in rules(fact.value or "") if f.key and not any(_covers(old, f) for old in kept)]
         kept.extend(keyed or [fact])
-    return gate.screen(sentence, parsed, kept, rules) if gate is not None else kept
+    return kept
 
 
 def _doubtful(fact: CandidateFact, parsed: Sentence) -> bool:

@@ -22,7 +22,7 @@ from memory.write_policy.base import (
     slot_for,
     user_messages,
 )
-from memory.write_policy.blend import Screen, blend
+from memory.write_policy.blend import RuleReader, blend
 from memory.write_policy.chat_forms import FORMS as CHAT_FORMS
 from memory.write_policy.chat_forms import RELEVANCE_TAG, statement_before_question
 from memory.write_policy.clauses import clauses
@@ -85,12 +85,6 @@ class PatternFactExtractor:
 
     needs_llm = False
 
-    def __init__(self, gate: Screen | None = None) -> None:
-        """``gate`` has the last word on each sentence's facts. None by default: the learned gate
-        (bench/learned_gate/, outside the runtime) bought nothing on held-out text (bench/README.md).
-        """
-        self.gate = gate
-
     def extract(self, messages: Sequence[LoggedMessage]) -> list[CandidateFact]:
         facts: list[CandidateFact] = []
         for msg in user_messages(messages):
@@ -130,8 +124,15 @@ class PatternFactExtractor:
             loose = disclosure_fact(normalise(body))
             facts.extend([loose] if loose is not None else [])
         if parsed and not (explicit or asked):
-            facts = blend(body, facts, lambda clause: self.sentence_facts(clause, parsed=False), self.gate)
+            facts = self._blend(body, facts, lambda clause: self.sentence_facts(clause, parsed=False))
         return [f.model_copy(update={"sources": list(sources), "stated_at": stated_at}) for f in facts]
+
+
+    def _blend(self, body: str, facts: list[CandidateFact], rules: RuleReader) -> list[CandidateFact]:
+        """The parse's check of one sentence's rule facts (``blend.py``); the learned gate that was
+        tried after it (bench/learned_gate/extractor.py) overrides this.
+        """
+        return blend(body, facts, rules)
 
 
 def _explicit_body(sentence: str) -> tuple[str | None, bool]:

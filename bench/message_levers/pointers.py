@@ -1,4 +1,4 @@
-"""Facts and episodes as pointers to the messages they came from: a ranking lever of the message log.
+"""Facts and episodes as pointers to the messages they came from: a ranking lever of the message log, off.
 
 The semantic layer's facts and the episodic layer's episodes keep their provenance
 (``sources``: message ids). A query that finds a fact ("The user started playing
@@ -29,8 +29,8 @@ _SPEAKERS = ("User: ", "Assistant: ")  # how an extractive episode labels the se
 @dataclass(frozen=True)
 class Pointers:
     """The lever's switches; ``weight`` 0 (the default) turns it off. ``Pointers(0.15)`` passed the
-    LoCoMo quality rule on the hand-set rerank (bench/README.md): a light lift, from the two best
-    facts and the two best episodes. On the learned fusion it costs R@1, so it stays off.
+    LoCoMo quality rule on the hand-set rerank (bench/TRIED.md): a light lift, from the two best
+    facts and the two best episodes; its cost per turn could not be shown within budget, so it is off.
 
     Args:
         weight: lift for a pointed message, times its pointer's cosine to the query.

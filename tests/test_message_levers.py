@@ -14,13 +14,15 @@ from pathlib import Path
 import pytest
 from langgraph.store.base import SearchItem
 
+from bench.message_levers.layer import LeverMessageLog
+from bench.message_levers.pointers import Pointers, pointed
+from bench.message_levers.rank import analysed, entity_share, feedback_words, session_lift, spread, sub_queries
 from graph.context import Context
 from memory.layers import default_layers
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.message_log import MessageLogLayer
-from memory.layers.message_pointers import Pointers, pointed
 from memory.layers.message_query import analyse
-from memory.layers.message_rank import cue_score, cues, features, feedback_words, session_lift, spread, sub_queries
+from memory.layers.message_rank import cue_score, cues, features
 from memory.layers.scoring import boosted, fuse_orders, rank_prior
 from models.loader import HashEmbeddings
 from nodes.importer import import_messages
@@ -57,13 +59,13 @@ def env(tmp_path: Path) -> Iterator[LayerEnv]:
     store.close()  # type: ignore[attr-defined]
 
 
-def _threads(env: LayerEnv, layer: MessageLogLayer, query: str, k: int = 3) -> list[str]:
+def _threads(env: LayerEnv, layer: LeverMessageLog | MessageLogLayer, query: str, k: int = 3) -> list[str]:
     return [r.meta["thread"] for r in layer.search(env, query, k)]
 
 
 def test_at_most_n_per_session_lets_another_session_into_the_first_results(env: LayerEnv) -> None:
     assert _threads(env, MessageLogLayer(), "What colour was the pottery glaze?") == ["s1", "s1", "s1"]
-    capped = _threads(env, MessageLogLayer(per_session=2), "What colour was the pottery glaze?")
+    capped = _threads(env, LeverMessageLog(per_session=2), "What colour was the pottery glaze?")
     assert capped.count("s1") == 2 and "s2" in capped
 
 
@@ -87,7 +89,7 @@ def test_decomposition_splits_what_asks_for_several_things() -> None:
 def test_decomposition_finds_the_second_thing_asked_for(env: LayerEnv) -> None:
     query = "What did Priya make in pottery class and also how did she travel to Lisbon?"
     whole = [r.key for r in MessageLogLayer().search(env, query, 3)]
-    parts = [r.key for r in MessageLogLayer(decompose=True).search(env, query, 3)]
+    parts = [r.key for r in LeverMessageLog(decompose=True).search(env, query, 3)]
     assert "s2-m0" not in whole and "s2-m0" in parts
 
 
@@ -115,16 +117,18 @@ def test_fusion_goes_through_the_shared_scorer() -> None:
 
 
 def test_entity_cue_lifts_the_message_that_names_the_thing_asked_about() -> None:
-    info = analyse("Which kiln did Priya see in Lisbon?", {"priya"}, T0)
+    info = analysed("Which kiln did Priya see in Lisbon?", {"priya"}, T0)
     assert info.entities == {"lisbon"}
     named, other = ({"text": t, "name": "Priya"} for t in ("the kiln in Lisbon was huge", "the kiln I did see was huge"))
-    off, on = (0.3, 0.3, 0.3, 0.5, 0.0), (0.3, 0.3, 0.3, 0.5, 0.3)
+    weights = (0.3, 0.3, 0.3, 0.5)
 
-    def score(value: dict, rank: int, weights: tuple[float, ...]) -> float:
-        return cue_score(rank, cues(value, info, features(value["text"])), weights)  # type: ignore[arg-type]
+    def score(value: dict, rank: int, entity: float) -> float:
+        base = cue_score(rank, cues(value, info, features(value["text"])), weights)
+        return boosted(base, [(entity, entity_share(info, features(value["text"])[0]))])
 
-    assert score(other, 0, off) > score(named, 1, off)
-    assert score(named, 1, on) > score(other, 0, on)
+    assert score(other, 0, 0.0) > score(named, 1, 0.0)
+    assert score(named, 1, 0.3) > score(other, 0, 0.3)
+    assert entity_share(analyse("Which kiln did Priya see in Lisbon?", {"priya"}, T0), frozenset({"lisbon"})) == 0.0
 
 
 # Priya's sister climbs at the gym on Sundays (s1-m3, the one fact about her sister). A later,
@@ -158,7 +162,7 @@ def imported(tmp_path: Path) -> Iterator[LayerEnv]:
 
 def _keys(env: LayerEnv, pointers: Pointers, k: int = 3, pool: int = 50) -> list[str]:
     """The first k for ASKED; on the hand-set rerank, whose base order these tests know."""
-    return [r.key for r in MessageLogLayer(pool=pool, pointers=pointers, fusion=None).search(env, ASKED, k)]
+    return [r.key for r in LeverMessageLog(pool=pool, pointers=pointers).search(env, ASKED, k)]
 
 
 def test_a_fact_lifts_the_message_it_was_read_from(imported: LayerEnv) -> None:

@@ -1,12 +1,14 @@
-"""A learned fusion of what the message log already knows about each candidate.
+"""A learned fusion of what the message log already knows about each candidate: an opt-in of the benchmarks.
 
-The hand-set rerank (``message_rank.cue_score``) multiplies the store's order by a few
+The runtime's hand-set rerank (``message_rank.cue_score``) multiplies the store's order by a few
 round-number boosts. This instead scores a candidate with a logistic model over the
 same signals (its standing in the store's fused order and in cosine order, its cosine,
 the query's cues in the message, how strongly its session turns up, how recent it is,
 whether its neighbouring turns were found too and whether it answers a question that was):
 a few numbers in ``message_fusion.json``, trained on the LoCoMo dev questions only by
-``python -m bench.learned_fusion.train``. numpy only; no model is called.
+``python -m bench.learned_fusion.train``. numpy only; no model is called. LoCoMo is CC BY-NC 4.0,
+so these weights stay in ``bench/`` and the runtime never reads them (docs/data-and-licences.md);
+``LeverMessageLog(fusion="shipped")`` ranks with them.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 import numpy as np
 from langgraph.store.base import SearchItem
 
+from bench.message_levers.rank import entity_share
 from memory.layers.message_query import QueryInfo
 from memory.layers.message_rank import cues, features
 from memory.layers.scoring import parse_time, rank_prior
@@ -66,7 +69,7 @@ class FusionModel:
 
 @lru_cache(maxsize=1)
 def shipped_model() -> FusionModel:
-    """The weights the project ships (trained on locomo-dev by bench.learned_fusion.train)."""
+    """The weights in ``bench/learned_fusion`` (trained on locomo-dev by bench.learned_fusion.train)."""
     data = json.loads(WEIGHTS_PATH.read_text(encoding="utf-8"))
     if list(data["features"]) != list(FEATURES):
         raise ValueError(f"{WEIGHTS_PATH.name} was trained on other features; retrain it")
@@ -115,7 +118,7 @@ def candidate_features(found: Sequence[SearchItem], info: QueryInfo) -> np.ndarr
         answers = before is not None and before < ANSWERED_TOP and _asks(found[before])
         rows.append((
             rank_prior(rank), rank_prior(cos_rank[rank]), cos[rank], cos[rank] - best_cos,
-            float(c.speaker), float(c.dated), float(c.in_period), c.term_share, c.entity_share,
+            float(c.speaker), float(c.dated), float(c.in_period), c.term_share, entity_share(info, features(text)[0]),
             strength[str(h.value.get("thread"))] / top, 1.0 - age_rank[rank] / max(n - 1, 1),
             _share(info, h.value.get("search_text", "")), float(_asks(h)),
             min(len(text) / 400.0, 1.0), max((rank_prior(r) for r in around), default=0.0), float(answers),
