@@ -164,3 +164,22 @@ def test_threads_embedding_at_once_get_their_own_vectors(cache: Path) -> None:
         batches = list(pool.map(emb.embed_documents, [texts[i : i + 6] for i in range(0, len(texts), 6)]))
     assert np.abs(together - alone).max() < 1e-6
     assert np.abs(np.array([row for batch in batches for row in batch]) - alone).max() < 1e-5
+
+
+def test_without_onnxruntime_the_cli_fails_in_one_line_and_records_nothing(tmp_path: Path) -> None:
+    from tests.cli_run import cli_env, run_cli
+
+    shadow = tmp_path / "shadow" / "onnxruntime"  # an install without onnxruntime: the import fails
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('No module named onnxruntime')\n")
+    queries = tmp_path / "queries.jsonl"
+    queries.write_text(json.dumps({"id": "q1", "query": "Where does Ada live?"}) + "\n")
+    env = cli_env(MEMORY_MODEL_CACHE_DIR=str(tmp_path / "cache"))
+    env["PYTHONPATH"] = f"{shadow.parent}{os.pathsep}{env['PYTHONPATH']}"
+    data = tmp_path / "d"
+    done = run_cli(data, "--chat-model", "scripted", "--embedding-model", "local", "recall", "--user", "u",
+                   str(queries), env=env)
+    assert done.returncode != 0 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "needs onnxruntime" in lines[0] and "pip install 'onnxruntime" in lines[0], lines
+    assert not (tmp_path / "cache").exists()
