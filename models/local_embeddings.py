@@ -50,4 +50,5 @@ class LocalEmbeddings(Embeddings):
                 for row in onnx.embed(texts[i : i + self.batch_size]).tolist()]
 
     def embed_query(self, text: str) -> list[float]:
-        return self.onnx().embed([text])[0].tolist()
+        vec: list[float] = self.onnx().embed([text])[0].tolist()
+        return vec

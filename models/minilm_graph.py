@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import onnx
+from numpy.typing import ArrayLike
 from onnx import TensorProto, helper, numpy_helper
 
 OPSET = 17
@@ -31,14 +33,14 @@ class _Builder:
         self.nodes: list[onnx.NodeProto] = []
         self.initializers: list[onnx.TensorProto] = []
 
-    def const(self, name: str, value: np.ndarray | float | list[int]) -> str:
+    def const(self, name: str, value: ArrayLike) -> str:
         array = np.asarray(value)
         if array.dtype == np.float64:
             array = array.astype(np.float32)
         self.initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
         return name
 
-    def op(self, op_type: str, *inputs: str, out: str = "", **attrs: object) -> str:
+    def op(self, op_type: str, *inputs: str, out: str = "", **attrs: Any) -> str:
         out = out or f"{op_type.lower()}_{len(self.nodes)}"
         self.nodes.append(helper.make_node(op_type, list(inputs), [out], **attrs))
         return out

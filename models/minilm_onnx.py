@@ -78,7 +78,8 @@ def build(model_dir: Path, key: str) -> bytes:
         raise OnnxUnavailable("the packaged model does not pool by mean; the graph is written with mean pooling only")
     config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
     model = build_graph(read_safetensors(model_dir / "model.safetensors"), config, {KEY_PROP: key})
-    return model.SerializeToString()
+    data: bytes = model.SerializeToString()
+    return data
 
 
 def write_atomically(path: Path, data: bytes) -> None:

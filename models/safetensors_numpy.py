@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -43,7 +44,7 @@ def read_safetensors(path: Path) -> dict[str, np.ndarray]:
     return tensors
 
 
-def _tensor(path: Path, name: str, spec: dict, body: np.ndarray) -> np.ndarray:
+def _tensor(path: Path, name: str, spec: dict[str, Any], body: np.ndarray) -> np.ndarray:
     dtype = DTYPES.get(spec.get("dtype", ""))
     if dtype is None:
         known = ", ".join(DTYPES)
