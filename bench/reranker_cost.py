@@ -69,10 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     if not sizes or min(sizes) < 1 or args.reps < 1:
         parser.error("--pairs takes positive integers and --reps must be at least 1")
 
-    embeddings = LocalEmbeddings(runtime="onnx")
-    embeddings.embed_query("warm up")  # exports the graph on first use
+    embeddings = LocalEmbeddings()
+    embeddings.embed_query("warm up")  # builds the graph on first use
     onnx = embeddings.onnx()
-    assert onnx is not None
+    if onnx.graph is None:
+        raise SystemExit("bench.reranker_cost: MiniLM's graph could not be cached; set MEMORY_MODEL_CACHE_DIR")
     tokenizer = onnx.tokenizer
     messages = [json.loads(line)["text"] for line in (DEV / "conversation.jsonl").open(encoding="utf-8")]
     questions = [json.loads(line)["query"] for line in (DEV / "queries.jsonl").open(encoding="utf-8")][: args.reps]

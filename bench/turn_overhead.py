@@ -5,15 +5,14 @@ as the builder wires them (``add_recall``: the recall node of every default laye
 that can recall this turn, in parallel, then the prompt rendering and budget),
 query embedding included, no LLM.
 Side by side, in the same loop, it times the floor no memory system avoids:
-embedding the query once. The ratio says what the memory machinery costs on top. The embedded MiniLM is timed
-on each runtime (onnxruntime, the default, and torch, the path before) side by side:
-every question once on each, the order alternating.
+embedding the query once (the embedded MiniLM on onnxruntime). The ratio says what the memory
+machinery costs on top.
 
 Setup: the LoCoMo sample (CC BY-NC 4.0, snap-research) is imported through all
 default layers, in copies, until the user holds ``--target`` memories (messages,
 facts, episodes). Copies share texts, so the embedding cache keeps setup short.
 
-    python -m bench.turn_overhead [--target 10000] [--queries 100] [--runtimes onnx,torch]
+    python -m bench.turn_overhead [--target 10000] [--queries 100]
 """
 
 from __future__ import annotations
@@ -57,12 +56,6 @@ def hot_path(agent: MemoryAgent):  # type: ignore[no-untyped-def]
     return g.compile(store=agent.store)
 
 
-def _use(embedder: object, runtime: str) -> None:
-    """Point the local MiniLM embedder at one runtime (models/local_embeddings.py); others are left alone."""
-    if runtime != "as loaded":
-        embedder.runtime = runtime  # type: ignore[attr-defined]
-
-
 def _p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1]
 
@@ -77,10 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--target", type=int, default=10_000, help="memories to hold before timing")
     p.add_argument("--queries", type=int, default=100)
     p.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    p.add_argument("--runtimes", default="onnx,torch",
-                   help="MiniLM runtimes to time side by side, comma-separated (onnx, torch)")
     args = p.parse_args(argv)
-    args.runtimes = [r.strip() for r in args.runtimes.split(",") if r.strip()]
 
     convs = [load_conversation(d) for d in sorted(args.data.iterdir()) if (d / "conversation.jsonl").exists()]
     base = [m for msgs, _ in convs for m in msgs]
@@ -100,40 +90,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             graph = hot_path(agent)
             cached = env.embeddings  # the process-wide embedder, shared with the store
             inner = getattr(cached, "inner", cached)
-            runtimes = args.runtimes if hasattr(inner, "runtime") else ["as loaded"]
             cfg = {"configurable": {"thread_id": "bench"}}  # retrieve claims the thread for the user
-            turn_ms: dict[str, list[float]] = {r: [] for r in runtimes}
-            embed_ms: dict[str, list[float]] = {r: [] for r in runtimes}
-            for runtime in runtimes:  # load each path, and warm the graph, before timing
-                _use(inner, runtime)
-                graph.invoke({"messages": [HumanMessage("warm up")]}, cfg, context=ctx)
-            for i, q in enumerate(questions):
-                # Side by side: each question is timed on every runtime, the order alternating.
-                for runtime in runtimes if i % 2 == 0 else runtimes[::-1]:
-                    _use(inner, runtime)
-                    t = time.perf_counter()
-                    inner.embed_query(q)
-                    embed_ms[runtime].append((time.perf_counter() - t) * 1000)
-                    getattr(cached, "_cache", {}).clear()  # a new message is never cached
-                    t = time.perf_counter()
-                    graph.invoke({"messages": [HumanMessage(q, id="q")]}, cfg, context=ctx)
-                    turn_ms[runtime].append((time.perf_counter() - t) * 1000)
+            turn_ms: list[float] = []
+            embed_ms: list[float] = []
+            graph.invoke({"messages": [HumanMessage("warm up")]}, cfg, context=ctx)  # load the model, warm the graph
+            for q in questions:
+                t = time.perf_counter()
+                inner.embed_query(q)
+                embed_ms.append((time.perf_counter() - t) * 1000)
+                getattr(cached, "_cache", {}).clear()  # a new message is never cached
+                t = time.perf_counter()
+                graph.invoke({"messages": [HumanMessage(q, id="q")]}, cfg, context=ctx)
+                turn_ms.append((time.perf_counter() - t) * 1000)
+    e50, t50 = statistics.median(embed_ms), statistics.median(turn_ms)
     lines = [
         f"Per-turn memory overhead (retrieve + assemble, query embedding included, no LLM), {len(questions)} LoCoMo "
-        f"questions, each timed once per embedding runtime ({', '.join(runtimes)}), the order alternating.",
+        "questions, each query also embedded alone just before its turn (MiniLM on onnxruntime, one thread).",
         f"Held for one user: {sum(held_by_kind.values())} memories {held_by_kind}; setup {setup_s:.0f} s; "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.",
         "",
-        "| embedding runtime | query embedding p50 / p95 ms | retrieve + assemble p50 / p95 ms | ratio to its query embedding |",
-        "|---|---|---|---|",
+        "| query embedding p50 / p95 ms | retrieve + assemble p50 / p95 ms | ratio to the query embedding |",
+        "|---|---|---|",
+        f"| {e50:.1f} / {_p95(embed_ms):.1f} | {t50:.1f} / {_p95(turn_ms):.1f} | {t50 / e50:.1f}x |",
     ]
-    for runtime in runtimes:
-        e50, t50 = statistics.median(embed_ms[runtime]), statistics.median(turn_ms[runtime])
-        lines.append(f"| {runtime} | {e50:.1f} / {_p95(embed_ms[runtime]):.1f} | {t50:.1f} / {_p95(turn_ms[runtime]):.1f} "
-                     f"| {t50 / e50:.1f}x |")
-    if len(runtimes) == 2:
-        a, b = (statistics.median(turn_ms[r]) for r in runtimes)
-        lines += ["", f"Turn p50 ratio, {runtimes[1]} / {runtimes[0]}: {b / a:.2f}."]
     lines += ["", "LLM calls added to the turn's hot path: 0 (retrieve and assemble call no model; see tests/test_graph.py)."]
     report = "\n".join(lines)
     print(report)

