@@ -30,7 +30,8 @@ where it says so):
 Whether auth is on or not, a run's (or cron's) input must fit the server's
 limits (``graph/limits.py``; 413 before anything is stored), and its secrets are
 redacted from what the server records (the run's ``input`` and ``command``,
-listed by ``GET /threads/{id}/runs``) while the server redacts input.
+listed by ``GET /threads/{id}/runs``, and the metadata, context and config of
+threads, runs, crons and assistants) while the server redacts input.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from graph.identity import AUTHENTICATED
 from graph.limits import InputTooLarge, check_run_input
 from memory.write_policy.gate import MemoryGate, MemoryOff, OutsideScope, TooLarge, WriteRefused
 from stores.namespaces import ROOT, InvalidUserId, UserScope, is_knowledge, user_of_label
+from stores.redaction.names import secret_in_names
 from stores.redaction.scrub import redact_deep
 
 __all__ = ["auth", "use_verifier"]
@@ -146,11 +148,31 @@ def _admit_run(kwargs: dict[str, Any]) -> None:
         for key in ("input", "command"):
             if kwargs.get(key) is not None:
                 kwargs[key] = redact_deep(kwargs[key])
+        _redact_fields(kwargs)
+
+
+_CLIENT_FIELDS = ("metadata", "context", "config")  # what a client fills besides the input
+
+
+def _redact_fields(value: dict[str, Any]) -> None:
+    """Secrets out of a request's metadata, context and config, in place (the server keeps these very
+    dicts, writes them to its ops file and merges them into each checkpoint's metadata column).
+    """
+    if not Context().redact_input:
+        return
+    for key in _CLIENT_FIELDS:
+        field = value.get(key)
+        if isinstance(field, dict):
+            clean = redact_deep(field)
+            if clean is not field:
+                field.clear()
+                field.update(clean)
 
 
 @auth.on.threads.create
 async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """New threads belong to their creator."""
+    _redact_fields(value)
     caller = _caller(ctx)
     return None if caller is None else _own(caller, value)
 
@@ -159,6 +181,7 @@ async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -
 async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Runs only on the caller's threads, only for the caller, and within the server's limits."""
     kwargs = value.get("kwargs")
+    _redact_fields(value)
     if isinstance(kwargs, dict):
         _admit_run(kwargs)
     caller = _acting_caller(ctx, kwargs or {})
@@ -169,6 +192,7 @@ async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> A
 async def on_cron_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Scheduled runs act for their creator only, within the server's limits."""
     payload = value.get("payload")
+    _redact_fields(value)
     if isinstance(payload, dict):
         _admit_run(payload)
     caller = _acting_caller(ctx, payload or {})
@@ -179,6 +203,7 @@ async def on_cron_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
 @auth.on.crons.update
 async def on_update(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Only the owner updates, and an update never changes the owner."""
+    _redact_fields(value)
     caller = _caller(ctx)
     if caller is None:
         return None
@@ -197,6 +222,7 @@ async def owner_only(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
 @auth.on.assistants.create
 async def on_assistant_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """A saved configuration belongs to its creator and may not act for anyone else."""
+    _redact_fields(value)
     caller = _acting_caller(ctx, value)
     if caller is None:
         return None
@@ -219,6 +245,7 @@ async def mine_or_system(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
 @auth.on.assistants.delete
 async def own_assistant(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Only an assistant's owner changes it (the system's have none), and never hands it over."""
+    _redact_fields(value)
     caller = _acting_caller(ctx, value)
     if caller is None:
         return None
@@ -232,7 +259,12 @@ async def own_namespaces(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
     caller = _caller(ctx)
     namespace = tuple(value.get("namespace") or ())
     if is_knowledge(namespace):
-        return _knowledge_access(ctx.action, caller)
+        _knowledge_access(ctx.action, caller)
+        if ctx.action == "put" and isinstance(value.get("value"), dict):  # the operator's text is redacted too
+            if (problem := secret_in_names(str(value.get("key")), namespace[1:])) is not None:
+                raise _refuse(422, problem)
+            value["value"] = redact_deep(value["value"])
+        return None
     if caller is not None:
         mine = UserScope(caller).root
         if ctx.action == "list_namespaces" and namespace in ((), (ROOT,)):

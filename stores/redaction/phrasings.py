@@ -35,7 +35,8 @@ FUNCTION_WORDS = frozenset("""a an the this that these those it its it's i me my
     just only even still already yet now then soon later today yesterday tomorrow tonight anymore
     to of in on at by for from with without into onto about over under after before since until than
     as like and or but if because while though although unless whether either neither both
-    all any some none each every much many more most less few first last same different something anything nothing everything
+    all any some none each every much many more most less few first last same different
+    something anything nothing everything
     someone anyone somewhere anywhere else enough please thanks thank ok okay yes""".split())
 # A count opens prose ("my passphrase is four random words"); later in a passphrase it is one of its words.
 _COUNTS = frozenset("one two three four five six seven eight nine ten twelve twenty hundred".split())
@@ -191,3 +192,31 @@ def find_phrased(text: str) -> list[Span]:
         return []
     return [s for s in (*_passphrases(text), *_logins(text), *_codes_and_answers(text), *_key_halves(text))
             if s[1] > s[0]]
+
+
+# A message that leaves a secret unfinished: a cue with no value after it ("my api key is:"), a key's
+# first part ("it starts with sk-proj-Xa81", already ``[REDACTED:key_fragment]`` in a thread's state).
+_OPEN_CUE = re.compile(r"""(?ix)(?:key|token|secret|password|passphrase|passcode|pin|code|pw|pwd)
+    \s*(?:is|was|=|:|->)?\s*(?:[:.…\-]+\s*)?$""")
+_FIRST_PART = re.compile(r"(?i)\b(?:first\s+(?:half|part|bit)|part\s+(?:1|one)|(?:starts|begins)\s+with)\b")
+_FRAGMENT_MARK = "[REDACTED:key_fragment]"
+
+
+def opens_secret(previous: str) -> bool:
+    """Whether ``previous`` (a message, raw or redacted) leaves a secret for the next message to finish."""
+    text = previous.strip()
+    if not text:
+        return False
+    if _FRAGMENT_MARK in text or any(kind == "key_fragment" for _, _, kind in find_phrased(text)):
+        return True
+    if _OPEN_CUE.search(text):
+        return True
+    return bool(_FIRST_PART.search(text)) and "[REDACTED" in text
+
+
+def continuation_spans(previous: str, text: str) -> list[Span]:
+    """The random-looking fragments of ``text`` when ``previous`` left a secret open: its other half."""
+    if not opens_secret(previous):
+        return []
+    return [(m.start(), m.start() + len(m.group().rstrip(TRAILING)), "key_fragment")
+            for m in re.finditer(r"[^\s,;()\"'`]+", text) if high_entropy(m.group())]

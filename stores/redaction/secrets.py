@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from stores.redaction.credential_shape import is_placeholder
 from stores.redaction.credentials import find_credentials
-from stores.redaction.phrasings import find_phrased
+from stores.redaction.phrasings import continuation_spans, find_phrased
 
 Span = tuple[int, int, str]
 
@@ -219,10 +219,17 @@ def contains_secret(text: str) -> bool:
     return bool(find_secrets(text))
 
 
-def redact(text: str) -> str:
-    """``text`` with every detected secret replaced by ``[REDACTED:<kind>]``."""
+def redact(text: str, previous: str = "") -> str:
+    """``text`` with every detected secret replaced by ``[REDACTED:<kind>]``.
+
+    ``previous``: the message before it in the same conversation; when that one left a
+    secret unfinished ("my key is", "it starts with sk-proj-…"), the random-looking
+    fragments of ``text`` are its rest and go too (a key split over two messages).
+    """
+    spans = find_secrets(text)
+    extra = [s for s in continuation_spans(previous, text) if all(s[1] <= a or s[0] >= b for a, b, _ in spans)]
     out, last = [], 0
-    for start, end, kind in find_secrets(text):
+    for start, end, kind in sorted(spans + extra):
         out.append(text[last:start])
         out.append(f"[REDACTED:{kind}]")
         last = end
