@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 
+from stores.redaction.phrasings import high_entropy
 from stores.redaction.secrets import find_secrets
 
 _SEPARATORS = re.compile(r"[_\-./:+|]+")
+_CUE = re.compile(r"(?i)key|apikey|token|secret|password|passwd|pass|pwd|pw|pin|passcode|cvv|cvc|otp|creds?")
 
 
 class SecretInIdentifier(ValueError):
@@ -24,10 +26,15 @@ def identifier_secret(value: str) -> str | None:
     """The kind of secret ``value`` holds (read as is, then with separators as spaces), or None."""
     if not isinstance(value, str) or not value:
         return None
-    for text in (value, _SEPARATORS.sub(" ", value)):
+    spaced = _SEPARATORS.sub(" ", value)
+    for text in (value, spaced):
         found = find_secrets(text)
         if found:
             return found[0][2]
+    # "session_token_Ab12Cd34Ef56": a cue word and a random-looking part, with no "is" between them.
+    parts = spaced.split()
+    if any(_CUE.fullmatch(p) for p in parts) and any(high_entropy(p) for p in parts):
+        return "api_key"
     return None
 
 
