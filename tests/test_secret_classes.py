@@ -53,6 +53,10 @@ KEPT = [
     "The second half was amazing, 3-1 in the end!",
     "Let's meet at 4 pm at Joe's Diner on 5th Avenue.",
     "Caroline ran 10 km in 52 minutes with her sister Anna.",
+    "I hate username/password forms.",
+    "Login: Monday / Tuesday works for me",
+    "The user John / Jane split the bill.",
+    "He said the secret answer is love.",
 ]
 
 

@@ -41,7 +41,7 @@ FUNCTION_WORDS = frozenset("""a an the this that these those it its it's i me my
 # A count opens prose ("my passphrase is four random words"); later in a passphrase it is one of its words.
 _COUNTS = frozenset("one two three four five six seven eight nine ten twelve twenty hundred".split())
 # "I can't remember if the password is capitalised": a question about it, not its value.
-_HYPOTHETICAL = re.compile(r"(?i)\b(?:if|whether|unless|wonder)\s+(?:\S+\s+){0,2}$")
+HYPOTHETICAL = re.compile(r"(?i)\b(?:if|whether|unless|wonder)\s+(?:\S+\s+){0,2}$")
 # Sentence ends: the passphrase runs up to one of these.
 _END = re.compile(r"[.!?;,\n()\"]|\s[-–—]\s|$")
 _WORD = re.compile(r"[^\W\d_][^\W_'’\-]*(?:[-'’][^\W_]+)?|\d+")
@@ -85,7 +85,7 @@ def _phrase_value(text: str, start: int, one_word: bool) -> tuple[int, int] | No
 
 def _passphrases(text: str) -> Iterator[Span]:
     for m in _PHRASE_CUE.finditer(text):
-        if _HYPOTHETICAL.search(text, max(0, m.start() - 40), m.start()):
+        if HYPOTHETICAL.search(text, max(0, m.start() - 40), m.start()):
             continue
         one_word = not re.match(r"(?i)pass(?:word|wd|\s?phrase)|pwd|pw", m.group())
         span = _phrase_value(text, m.end(), one_word)
@@ -94,13 +94,11 @@ def _passphrases(text: str) -> Iterator[Span]:
 
 
 _TOKEN_VALUE = r"""(?P<v>"[^"\n]{1,64}"|'[^'\n]{1,64}'|[^\s"',;]+)"""
-_LOGIN = re.compile(rf"""(?ix)(?<![\w\-])
-    (?: (?:login|log-in|creds|credentials|user(?:name)?|usr|account)\s*[:=]?\s*
-        [\w.@+\-]{{2,64}}\s*(?:/|\||,|\s)\s*(?:(?:pass(?:word)?|pwd|pw)\s*[:=]?\s*)?
-      )
-    {_TOKEN_VALUE}""")
-_USER_PASS = re.compile(rf"""(?ix)(?<![\w\-])(?:user(?:name)?|usr|login)\s*[:=]?\s*[\w.@+\-]{{2,64}}\s*[,;/]?\s*
-    (?:pass(?:word)?|pwd|pw)\s*[:=]?\s*{_TOKEN_VALUE}""")
+_LOGIN = re.compile(rf"""(?ix)(?<![\w\-])(?:login|log-in|creds|credentials|account)(?:\s*[:=]\s*|\s+)
+    (?P<name>[\w.@+\-]{{2,64}})\s*[/|]\s*(?:(?:pass(?:word)?|pwd|pw)(?!\w)\s*[:=]?\s*)?{_TOKEN_VALUE}""")
+_USER_PASS = re.compile(rf"""(?ix)(?<![\w\-])(?:user(?:name)?|usr|login)(?:\s*[:=]\s*|\s+)(?P<name>[\w.@+\-]{{2,64}})
+    \s*[,;/]?\s*(?:pass(?:word)?|pwd|pw)(?!\w)\s*[:=]?\s*{_TOKEN_VALUE}""")
+_CLAUSE_END = re.compile(r"\s*(?:$|[.,;!?)])")
 _CURL = re.compile(r"""(?ix)\b(?:curl|wget|http|httpie)\b[^\n]{0,200}?\s(?:-u|--user|--http-user)[\s=]+["']?
     [^\s:"']{1,64}:(?P<v>[^\s"']{3,200})""")
 # "user will pass the test", "login page was slow": the word after the user name is prose.
@@ -120,13 +118,12 @@ def _plausible_password(value: str) -> bool:
 def _logins(text: str) -> Iterator[Span]:
     for rx in (_USER_PASS, _LOGIN):
         for m in rx.finditer(text):
-            name = re.split(r"[\s:=]+", m.group().strip())[1:2]
-            if rx is _LOGIN and not re.search(r"(?i)\b(?:login|log-in|creds|credentials)\b|/|\|", m.group()):
-                continue  # "user bob X" needs "pass" (``_USER_PASS``) or a slash
-            if name and name[0].lower() in _NOT_A_NAME:
+            if m.group("name").lower() in _NOT_A_NAME:
                 continue
-            raw = m.group("v")
-            if _plausible_password(raw):
+            raw, value = m.group("v"), m.group("v").rstrip(TRAILING)
+            # "login: Monday / Tuesday works for me": without "pass", a plain word ends the clause.
+            shaped = credential_shaped(value, 4) or pin_shaped(value) or bool(_CLAUSE_END.match(text, m.end("v")))
+            if _plausible_password(raw) and (rx is _USER_PASS or shaped):
                 end = m.start("v") + len(raw if raw[0] in "\"'" else raw.rstrip(TRAILING))
                 yield m.start("v"), end, "password"
     for m in _CURL.finditer(text):
@@ -140,7 +137,7 @@ _BACKUP = re.compile(rf"""(?ix)\b(?:2fa|mfa|two[- ]factor|backup|recovery|one[- 
 _CVV = re.compile(r"""(?ix)\b(?:cvv2?|cvc2?|card\s+security\s+code|security\s+code\s+on\s+the\s+card)
     (?:\s+(?:on|for|of)\s+(?:my|the|her|his|our)\s+[\w\-]+(?:\s+card)?)?
     \s*(?:\s(?:is|was|number\s+is)\s|[:=#]|\s)\s*(?P<v>\d{3,4})(?!\d)""")
-_ANSWER = re.compile(r"""(?ix)\b(?:security\s+(?:question\s+)?answer|secret\s+answer|memorable\s+(?:word|answer)
+_ANSWER = re.compile(r"""(?ix)\b(?:security\s+(?:question\s+)?answer|memorable\s+(?:word|answer)
     |answer\s+to\s+(?:my|the|our|her|his)\s+security\s+question)
     \s*(?:\s(?:is|was)\s|[:=]|\s[-–—]\s)\s*""")
 
