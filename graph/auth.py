@@ -43,6 +43,7 @@ from typing import Any
 from langgraph_sdk import Auth
 
 import settings
+from graph.auth_redaction import finish_split_key, redact_fields
 from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, use_verifier
 from graph.context import Context
 from graph.identity import AUTHENTICATED
@@ -148,31 +149,13 @@ def _admit_run(kwargs: dict[str, Any]) -> None:
         for key in ("input", "command"):
             if kwargs.get(key) is not None:
                 kwargs[key] = redact_deep(kwargs[key])
-        _redact_fields(kwargs)
-
-
-_CLIENT_FIELDS = ("metadata", "context", "config")  # what a client fills besides the input
-
-
-def _redact_fields(value: dict[str, Any]) -> None:
-    """Secrets out of a request's metadata, context and config, in place (the server keeps these very
-    dicts, writes them to its ops file and merges them into each checkpoint's metadata column).
-    """
-    if not Context().redact_input:
-        return
-    for key in _CLIENT_FIELDS:
-        field = value.get(key)
-        if isinstance(field, dict):
-            clean = redact_deep(field)
-            if clean is not field:
-                field.clear()
-                field.update(clean)
+        redact_fields(kwargs)
 
 
 @auth.on.threads.create
 async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """New threads belong to their creator."""
-    _redact_fields(value)
+    redact_fields(value)
     caller = _caller(ctx)
     return None if caller is None else _own(caller, value)
 
@@ -181,9 +164,10 @@ async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -
 async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Runs only on the caller's threads, only for the caller, and within the server's limits."""
     kwargs = value.get("kwargs")
-    _redact_fields(value)
+    redact_fields(value)
     if isinstance(kwargs, dict):
         _admit_run(kwargs)
+        await finish_split_key(value.get("thread_id"), kwargs)
     caller = _acting_caller(ctx, kwargs or {})
     return None if caller is None else _own(caller, value)
 
@@ -192,7 +176,7 @@ async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> A
 async def on_cron_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Scheduled runs act for their creator only, within the server's limits."""
     payload = value.get("payload")
-    _redact_fields(value)
+    redact_fields(value)
     if isinstance(payload, dict):
         _admit_run(payload)
     caller = _acting_caller(ctx, payload or {})
@@ -203,7 +187,7 @@ async def on_cron_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
 @auth.on.crons.update
 async def on_update(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Only the owner updates, and an update never changes the owner."""
-    _redact_fields(value)
+    redact_fields(value)
     caller = _caller(ctx)
     if caller is None:
         return None
@@ -222,7 +206,7 @@ async def owner_only(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
 @auth.on.assistants.create
 async def on_assistant_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """A saved configuration belongs to its creator and may not act for anyone else."""
-    _redact_fields(value)
+    redact_fields(value)
     caller = _acting_caller(ctx, value)
     if caller is None:
         return None
@@ -245,7 +229,7 @@ async def mine_or_system(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
 @auth.on.assistants.delete
 async def own_assistant(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Only an assistant's owner changes it (the system's have none), and never hands it over."""
-    _redact_fields(value)
+    redact_fields(value)
     caller = _acting_caller(ctx, value)
     if caller is None:
         return None

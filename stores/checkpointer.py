@@ -30,7 +30,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from stores.backend import Backend, backend_from_env
 from stores.data_dir import DataDirError
-from stores.redaction.saver import RedactingMetadata
+from stores.redaction.saver import RedactingMetadata, continue_checkpoint, continue_conversation
 from stores.redaction.scrub import redact_deep
 
 CHECKPOINT_FILE = "checkpoints.sqlite"
@@ -46,7 +46,14 @@ class RedactingSerializer(JsonPlusSerializer):
     redacts = True  # the savers below redact the metadata column too (``RedactingMetadata``)
 
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
-        return super().dumps_typed(redact_deep(obj))
+        obj = redact_deep(obj)
+        if isinstance(obj, dict) and isinstance(obj.get("channel_values"), dict):  # a whole checkpoint
+            values = obj["channel_values"]
+            clean = continue_checkpoint(values)
+            obj = obj if clean is values else {**obj, "channel_values": clean}
+        else:  # one channel's value (savers that store channels apart)
+            obj = continue_conversation(obj)
+        return super().dumps_typed(obj)
 
 
 class RedactingSqliteSaver(RedactingMetadata, SqliteSaver):

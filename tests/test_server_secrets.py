@@ -30,7 +30,8 @@ SECRETS = {
     "run": "curl -u ops:Pl4ty9Qx https://ci.example",
     "update": "login: bob / Gr4nite-Owl",
 }
-NEEDLES = ["velvet comet harbor stone", "Hx7Tq2LmPz90Qw", "Wq8!zr5K", "Pl4ty9Qx", "Gr4nite-Owl"]
+NEEDLES = ["velvet comet harbor stone", "Hx7Tq2LmPz90Qw", "Wq8!zr5K", "Pl4ty9Qx", "Gr4nite-Owl", "Vb72KqLm0Zx4Tw"]
+SPLIT = ["here is my deploy token:", "Vb72KqLm0Zx4Tw"]  # a key's rest, sent in the run after its cue
 
 
 async def _drive(url: str) -> None:
@@ -47,6 +48,10 @@ async def _drive(url: str) -> None:
         context=context, metadata={"note": SECRETS["run"]}), timeout=RUN_TIMEOUT_S)
     assert isinstance(out, dict) and out.get("messages"), out
     await client.threads.update(thread["thread_id"], metadata={"later": SECRETS["update"]})
+    for text in SPLIT:
+        await asyncio.wait_for(client.runs.wait(
+            thread["thread_id"], assistant, input={"messages": [{"role": "user", "content": text}]},
+            context=context), timeout=RUN_TIMEOUT_S)
 
 
 def test_metadata_and_context_reach_no_file(tmp_path: Path) -> None:
