@@ -16,6 +16,7 @@ FOUND = [
     ("Password: river stone ancient oak", "river stone ancient oak"),
     ("my netflix password is pizza lover club", "pizza lover club"),
     ("pw is blue whale song", "blue whale song"),
+    ("my password’s tulip garden fence", "tulip garden fence"),
     ("my passcode is moonlight", "moonlight"),
     ("My passcode: 4471", "4471"),
     ("the wifi pass is tulip garden fence", "tulip garden fence"),

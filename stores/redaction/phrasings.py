@@ -51,7 +51,7 @@ _PHRASE_CUE = re.compile(r"""(?ix)(?<![\w\-])
       | (?:my|our|the|your|his|her|their|wi-?fi|email|e-mail|account|router|\w+['’]s)\s+pass
     )
     (?:\s+(?:for|to|of|on)\s+(?:the\s+|my\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+)?)?
-    \s*(?:\s(?:is|was|will\s+be|is\s+now|was\s+changed\s+to)\s|[:=])\s*""")
+    \s*(?:\s(?:is|was|will\s+be|is\s+now|was\s+changed\s+to)\s|[:=]|['’]s\s)\s*""")
 
 
 def _phrase_value(text: str, start: int, one_word: bool) -> tuple[int, int] | None:
