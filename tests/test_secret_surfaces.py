@@ -36,7 +36,8 @@ SAID = [
 ]
 # A key split over two messages: the first half, then the rest.
 SPLIT = [("my api key starts with sk-proj-Rt5Wq", "sk-proj-Rt5Wq"), ("the rest is 8LmZx3Pq91Kd", "8LmZx3Pq91Kd"),
-         ("here is my deploy token:", ""), ("Vb72KqLm0Zx4Tw", "Vb72KqLm0Zx4Tw")]
+         ("here is my deploy token:", ""), ("Vb72KqLm0Zx4Tw", "Vb72KqLm0Zx4Tw"),
+         ("my api key is Qw12Er34Ty56Ui78", "Qw12Er34Ty56Ui78"), ("Zp09Xc87Vb65", "Zp09Xc87Vb65")]
 
 
 @pytest.fixture(autouse=True)
@@ -65,7 +66,7 @@ def test_said_secrets_and_split_keys_reach_no_file(tmp_path: Path, monkeypatch: 
     assert _chat(data, monkeypatch, "t1", *lines) == 0
     out = capsys.readouterr().out
     assert _traces(data, [s for _, s in SAID] + [s for _, s in SPLIT]) == {}
-    assert out.count("note: Removed from your message") == len(SAID) + 3  # and the three halves of the split keys
+    assert out.count("note: Removed from your message") == len(SAID) + 5  # and the five parts of the split keys
     assert files_with(data, "I work on billing") != []  # the rest of what was said is kept
 
 

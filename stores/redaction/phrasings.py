@@ -211,9 +211,17 @@ def opens_secret(previous: str) -> bool:
     return bool(_FIRST_PART.search(text)) and "[REDACTED" in text
 
 
+_ENDS_REDACTED = re.compile(r"\[REDACTED:[a-z_]+\][\s.…,;:!-]*$")
+
+
 def continuation_spans(previous: str, text: str) -> list[Span]:
-    """The random-looking fragments of ``text`` when ``previous`` left a secret open: its other half."""
-    if not opens_secret(previous):
+    """The random-looking fragments of ``text`` when ``previous`` left a secret open: its other half.
+
+    After a message that ended on a secret (redacted: how a thread holds it), a message that is
+    only a fragment or two ("5678IjKl9012") is taken as more of that secret.
+    """
+    bare = len(text.split()) <= 2 and bool(_ENDS_REDACTED.search(previous.strip()))
+    if not (bare or opens_secret(previous)):
         return []
     return [(m.start(), m.start() + len(m.group().rstrip(TRAILING)), "key_fragment")
             for m in re.finditer(r"[^\s,;()\"'`]+", text) if high_entropy(m.group())]
