@@ -244,11 +244,7 @@ async def own_namespaces(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
     namespace = tuple(value.get("namespace") or ())
     if is_knowledge(namespace):
         _knowledge_access(ctx.action, caller)
-        if ctx.action == "put" and isinstance(value.get("value"), dict):  # the operator's text is redacted too
-            if (problem := secret_in_names(str(value.get("key")), namespace[1:])) is not None:
-                raise _refuse(422, problem)
-            value["value"] = redact_deep(value["value"])
-        return None
+        return _redacted_put(ctx.action, namespace, value)  # the operator's text is redacted too
     if caller is not None:
         mine = UserScope(caller).root
         if ctx.action == "list_namespaces" and namespace in ((), (ROOT,)):
@@ -258,7 +254,16 @@ async def own_namespaces(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
             raise _refuse(403, f"namespace {list(namespace)} is not under {list(mine)}")
     if ctx.action == "put" and value.get("value") is not None and namespace[:1] == (ROOT,):
         value["value"] = await _gated(caller, namespace, value)
-    return None
+        return None
+    return _redacted_put(ctx.action, namespace, value)  # an open server's other namespaces
+
+
+def _redacted_put(action: str, namespace: tuple[str, ...], value: dict[str, Any]) -> None:
+    """A put outside the users' gated namespaces: its key and labels checked, its value redacted."""
+    if action == "put" and isinstance(value.get("value"), dict):
+        if (problem := secret_in_names(str(value.get("key")), namespace[1:])) is not None:
+            raise _refuse(422, problem)
+        value["value"] = redact_deep(value["value"])
 
 
 def operators() -> frozenset[str]:

@@ -13,8 +13,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
+from stores.namespaces import UserScope
 from tests.test_session_privacy_cli import files_with
 from tests.test_studio_e2e import LANGGRAPH, RUN_TIMEOUT_S, dev_server
 
@@ -30,7 +32,8 @@ SECRETS = {
     "run": "curl -u ops:Pl4ty9Qx https://ci.example",
     "update": "login: bob / Gr4nite-Owl",
 }
-NEEDLES = ["velvet comet harbor stone", "Hx7Tq2LmPz90Qw", "Wq8!zr5K", "Pl4ty9Qx", "Gr4nite-Owl", "Vb72KqLm0Zx4Tw"]
+NEEDLES = ["velvet comet harbor stone", "Hx7Tq2LmPz90Qw", "Wq8!zr5K", "Pl4ty9Qx", "Gr4nite-Owl", "Vb72KqLm0Zx4Tw",
+           "Kv82!pqLz", "48213", "Mq71Zx92Lp04"]
 SPLIT = ["here is my deploy token:", "Vb72KqLm0Zx4Tw"]  # a key's rest, sent in the run after its cue
 
 
@@ -48,6 +51,14 @@ async def _drive(url: str) -> None:
         context=context, metadata={"note": SECRETS["run"]}), timeout=RUN_TIMEOUT_S)
     assert isinstance(out, dict) and out.get("messages"), out
     await client.threads.update(thread["thread_id"], metadata={"later": SECRETS["update"]})
+    # the store API: a key holding a secret is refused (in a user's namespace, and in any other an open
+    # server takes); a value's strings and dict keys are redacted
+    for namespace in ([*UserScope("A").root, "notes"], ["scratch"]):
+        refused = client.store.put_item(namespace, "password=Kv82!pqLz", {"text": "x", "sources": ["m1"]})
+        with pytest.raises(httpx.HTTPStatusError) as err:
+            await refused
+        assert err.value.response.status_code == 422
+    await client.store.put_item(["scratch"], "k1", {"text": "my passcode is 48213 ok", "api_key=Mq71Zx92Lp04": 1})
     for text in SPLIT:
         await asyncio.wait_for(client.runs.wait(
             thread["thread_id"], assistant, input={"messages": [{"role": "user", "content": text}]},
