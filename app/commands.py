@@ -47,7 +47,10 @@ def chat(args: argparse.Namespace) -> int:
     """``chat``: talk to the agent in an interactive REPL (a capable model's server is checked first)."""
     from app.chat_repl import run_repl
     from models.endpoint import check_chat_endpoint
+    from stores.redaction.names import check_identifier
 
+    if args.thread:
+        check_identifier(args.thread, "--thread")
     ctx = context_from(args)
     check_chat_endpoint(ctx.chat_model, ctx.max_new_tokens)
     with MemoryAgent(ctx) as agent:

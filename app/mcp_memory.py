@@ -37,6 +37,7 @@ from nodes.input_check import InvalidInput, check_user_text
 from nodes.ownership import register_thread
 from nodes.recall import recall_ranked
 from nodes.retrieve import recall_all
+from stores.redaction.names import SecretInIdentifier, check_identifier
 from stores.redaction.secrets import contains_secret, redact
 
 MAX_ANSWER_TOKENS = 2000  # the most any tool answer may cost the client's context
@@ -81,6 +82,7 @@ class McpMemory:
         self.lock = threading.Lock()
         self._pending: dict[str, tuple[str, str, float]] = {}  # confirm token -> (user, match, expiry)
         self._pending_rules = PendingRules()  # rules log_turn found, awaiting the user (app/mcp_rules.py)
+        self._last: dict[str, str] = {}  # thread -> its last logged message, redacted: a key split over two
 
     def _for(self, user: str) -> MemoryAgent:
         return self.agent.for_user(user)
@@ -90,6 +92,13 @@ class McpMemory:
             return check_user_text(text, self.agent.context.max_message_chars)
         except InvalidInput as err:
             raise ToolRefused(f"{what}: {err}") from None
+
+    @staticmethod
+    def _conversation(conversation: str) -> str:
+        try:
+            return check_identifier(conversation, "conversation")
+        except SecretInIdentifier as err:
+            raise ToolRefused(str(err)) from None
 
     # ---- writes ---------------------------------------------------------
     def remember(self, user: str, text: str) -> dict[str, Any]:
@@ -117,7 +126,7 @@ class McpMemory:
         """
         if role not in ("user", "assistant"):
             raise ToolRefused(f"role must be 'user' or 'assistant', not {role!r}")
-        text = self._text(text)
+        text, conversation = self._text(text), self._conversation(conversation)
         asked: list[dict[str, Any]] = []
 
         def ask_later(review: dict[str, Any]) -> bool:
@@ -131,7 +140,8 @@ class McpMemory:
                 return {"logged": False, "refused": "long-term memory is off for this user; nothing was kept"}
             thread = str(agent.config(conversation)["configurable"]["thread_id"])
             msg = LoggedMessage(id=f"mcp-{uuid.uuid4().hex}", thread=thread, time=env.now, role=role,  # type: ignore[arg-type]
-                                text=redact(text))
+                                text=redact(text, self._last.get(thread, "")))
+            self._last[thread] = msg.text
             register_thread(env, thread)
             turn_env = dataclasses.replace(env, state={}, approve=ask_later)
             for layer in agent.layers:
@@ -162,7 +172,7 @@ class McpMemory:
     def end_session(self, user: str, conversation: str = DEFAULT_CONVERSATION) -> dict[str, Any]:
         """Consolidate the logged conversation (episode, facts, rules), as the chat's /end does."""
         with self.lock:
-            self._for(user).end_session(conversation)
+            self._for(user).end_session(self._conversation(conversation))
         return {"ended": True, "conversation": conversation}
 
     def set_memory(self, user: str, on: bool) -> dict[str, Any]:

@@ -33,6 +33,8 @@ from stores.checkpointer import open_checkpointer
 from stores.data_dir import prepare_data_dir
 from stores.namespaces import UserScope
 from stores.open import open_store
+from stores.redaction.names import check_identifier
+from stores.redaction.secrets import redact
 
 
 @dataclass
@@ -112,8 +114,10 @@ class MemoryAgent:
         """The run config for ``thread``, scoped to this user.
 
         Thread ids are per user in the checkpointer, so one user's --thread can
-        never open another user's conversation.
+        never open another user's conversation. A thread id is stored as it is, so one
+        holding a secret is refused (``SecretInIdentifier``, a ValueError).
         """
+        check_identifier(thread, "thread id")
         return {"configurable": {"thread_id": f"{UserScope(self.context.user_id).label}:{thread}"}}
 
     def _result(self, out: dict[str, Any]) -> TurnResult:
@@ -132,15 +136,22 @@ class MemoryAgent:
 
     def say(self, text: str, thread: str) -> TurnResult:
         """One turn. Bad input raises ``InvalidInput`` before anything is stored."""
-        out = self.sync_graph.invoke(self._turn(text), self.config(thread), context=self.context)
+        out = self.sync_graph.invoke(self._turn(text, thread), self.config(thread), context=self.context)
         self._schedule(thread)
         return self._result(out)
 
-    def _turn(self, text: str) -> dict[str, Any]:
+    def _turn(self, text: str, thread: str) -> dict[str, Any]:
         """A turn's graph input, after the input check (bad input raises ``InvalidInput``, nothing stored)."""
         check_user_text(text, self.context.max_message_chars)
+        if self.context.redact_input:  # the rest of a key the previous message began goes too
+            text = redact(text, self._last_said(thread))
         msg = HumanMessage(content=text, id=str(uuid.uuid4()))
         return {"messages": [msg], "mode": "turn", "defer_consolidation": self.worker is not None}
+
+    def _last_said(self, thread: str) -> str:
+        """The user's previous message on ``thread`` (as checkpointed, so redacted), or ""."""
+        said = [m for m in self.thread_messages(thread) if isinstance(m, HumanMessage)]
+        return said[-1].text if said else ""
 
     def resume(self, thread: str, approve: bool) -> TurnResult:
         """Answer a pending rule review."""

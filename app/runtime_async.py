@@ -10,7 +10,7 @@ sync saver on the same files.
 
     async with AsyncMemoryAgent(Context(user_id="alice")) as agent:
         result = await agent.asay("I'm vegetarian.", "t1")
-        async for chunk, meta in agent.graph.astream(agent.turn_input("Hi"), agent.config("t1"),
+        async for chunk, meta in agent.graph.astream(agent.turn_input("Hi", "t1"), agent.config("t1"),
                                                      context=agent.context, stream_mode="messages"):
             ...
 """
@@ -58,13 +58,14 @@ class AsyncMemoryAgent(MemoryAgent):
             raise RuntimeError("open the agent with `async with AsyncMemoryAgent(...)` before awaiting it")
         return self.graph
 
-    def turn_input(self, text: str) -> dict[str, Any]:
-        """The graph input of one turn, checked (for ``graph.astream``); bad input raises ``InvalidInput``."""
-        return self._turn(text)
+    def turn_input(self, text: str, thread: str) -> dict[str, Any]:
+        """The graph input of one turn on ``thread``, checked and redacted (for ``graph.astream``);
+        bad input raises ``InvalidInput``."""
+        return self._turn(text, thread)
 
     async def asay(self, text: str, thread: str) -> TurnResult:
         """One turn, awaited. Bad input raises ``InvalidInput`` before anything is stored."""
-        out = await self._async_graph().ainvoke(self._turn(text), self.config(thread), context=self.context)
+        out = await self._async_graph().ainvoke(self._turn(text, thread), self.config(thread), context=self.context)
         self._schedule(thread)
         return self._result(out)
 

@@ -31,7 +31,8 @@ where it says so):
 Whether auth is on or not, a run's (or cron's) input must fit the server's
 limits (``graph/limits.py``; 413 before anything is stored), and its secrets are
 redacted from what the server records (the run's ``input`` and ``command``,
-listed by ``GET /threads/{id}/runs``) while the server redacts input.
+listed by ``GET /threads/{id}/runs``, and the metadata, context and config of
+threads, runs, crons and assistants) while the server redacts input.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from typing import Any
 from langgraph_sdk import Auth
 
 import settings
+from graph.auth_redaction import finish_split_key, redact_fields
 from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, operators, use_verifier
 from graph.context import Context
 from graph.identity import AUTHENTICATED
@@ -50,6 +52,7 @@ from graph.limits import InputTooLarge, check_run_input
 from graph.scheduled import scheduled_owner, stamp_owner
 from memory.write_policy.gate import MemoryGate, MemoryOff, OutsideScope, TooLarge, WriteRefused
 from stores.namespaces import ROOT, InvalidUserId, UserScope, is_knowledge, user_of_label
+from stores.redaction.names import secret_in_names
 from stores.redaction.scrub import redact_deep
 
 __all__ = ["auth", "use_verifier"]
@@ -150,11 +153,13 @@ def _admit_run(kwargs: dict[str, Any]) -> None:
         for key in ("input", "command"):
             if kwargs.get(key) is not None:
                 kwargs[key] = redact_deep(kwargs[key])
+        redact_fields(kwargs)
 
 
 @auth.on.threads.create
 async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """New threads belong to their creator."""
+    redact_fields(value)
     caller = _caller(ctx)
     return None if caller is None else _own(caller, value)
 
@@ -163,8 +168,10 @@ async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -
 async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Runs only on the caller's threads, only for the caller, and within the server's limits."""
     kwargs = value.get("kwargs")
+    redact_fields(value)
     if isinstance(kwargs, dict):
         _admit_run(kwargs)
+        await finish_split_key(value.get("thread_id"), kwargs)
     caller = _acting_caller(ctx, kwargs or {})
     if caller is not None and isinstance(kwargs, dict) and scheduled_owner(ctx.user, ctx.permissions):
         stamp_owner(kwargs, caller)
@@ -175,6 +182,7 @@ async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> A
 async def on_cron_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Scheduled runs act for their creator only, within the server's limits."""
     payload = value.get("payload")
+    redact_fields(value)
     if isinstance(payload, dict):
         _admit_run(payload)
     caller = _acting_caller(ctx, payload or {})
@@ -188,6 +196,7 @@ async def on_update(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
 
     A cron's new payload is checked as a new cron's is: within the limits, acting for the caller only.
     """
+    redact_fields(value)
     payload = value.get("payload") if ctx.resource == "crons" else None
     if isinstance(payload, dict):
         _admit_run(payload)
@@ -209,6 +218,7 @@ async def owner_only(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
 @auth.on.assistants.create
 async def on_assistant_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """A saved configuration belongs to its creator and may not act for anyone else."""
+    redact_fields(value)
     caller = _acting_caller(ctx, value)
     if caller is None:
         return None
@@ -231,6 +241,7 @@ async def mine_or_system(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
 @auth.on.assistants.delete
 async def own_assistant(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Only an assistant's owner changes it (the system's have none), and never hands it over."""
+    redact_fields(value)
     caller = _acting_caller(ctx, value)
     if caller is None:
         return None
@@ -244,7 +255,8 @@ async def own_namespaces(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
     caller = _caller(ctx)
     namespace = tuple(value.get("namespace") or ())
     if is_knowledge(namespace):
-        return _knowledge_access(ctx.action, caller)
+        _knowledge_access(ctx.action, caller)
+        return _redacted_put(ctx.action, namespace, value)  # the operator's text is redacted too
     if caller is not None:
         mine = UserScope(caller).root
         if ctx.action == "list_namespaces" and namespace in ((), (ROOT,)):
@@ -254,7 +266,16 @@ async def own_namespaces(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
             raise _refuse(403, f"namespace {list(namespace)} is not under {list(mine)}")
     if ctx.action == "put" and value.get("value") is not None and namespace[:1] == (ROOT,):
         value["value"] = await _gated(caller, namespace, value)
-    return None
+        return None
+    return _redacted_put(ctx.action, namespace, value)  # an open server's other namespaces
+
+
+def _redacted_put(action: str, namespace: tuple[str, ...], value: dict[str, Any]) -> None:
+    """A put outside the users' gated namespaces: its key and labels checked, its value redacted."""
+    if action == "put" and isinstance(value.get("value"), dict):
+        if (problem := secret_in_names(str(value.get("key")), namespace[1:])) is not None:
+            raise _refuse(422, problem)
+        value["value"] = redact_deep(value["value"])
 
 
 def _knowledge_access(action: str, caller: str | None) -> None:

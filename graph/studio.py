@@ -47,6 +47,7 @@ from memory.privacy.retention_sweep import sweep_retention
 from stores.checkpointer import async_checkpointer
 from stores.data_dir import prepare_data_dir
 from stores.open import open_store
+from stores.redaction.saver import serve
 
 SWEEP_MINUTES = 60.0
 log = logging.getLogger("memory.studio")  # langgraph loads this file under a random module name
@@ -103,4 +104,5 @@ async def make_checkpointer() -> AsyncIterator[BaseCheckpointSaver]:
     ctx = await asyncio.to_thread(_server_context)
     root = await asyncio.to_thread(prepare_data_dir, ctx.data_dir)
     async with async_checkpointer(root, redact=ctx.redact_input) as saver:
+        serve(saver)  # graph/auth.py reads a thread's last message to finish a key split over two runs
         yield saver  # type: ignore[misc]

@@ -32,6 +32,7 @@ from tqdm import tqdm
 from memory.jsonl import IsoTime, JsonlLineError, NonBlankStr, line_byte_cap, parse_lines, read_lines
 from memory.layers.base import LayerEnv, LoggedMessage, MemoryLayer
 from nodes.input_check import InvalidInput, check_text
+from stores.redaction.names import SecretInIdentifier, check_identifier
 
 
 class ImportLineError(JsonlLineError):
@@ -83,6 +84,11 @@ def parse_import(lines: Iterable[str], source: str = "<input>", max_chars: int |
             check_text(line.text, max_chars if max_chars is not None else len(line.text))
         except InvalidInput as err:
             raise ImportLineError(source, line_no, f"field 'text': {err}") from None
+        for field_name in ("thread", "id"):  # kept as they are: one holding a secret is refused
+            try:
+                check_identifier(getattr(line, field_name), f"field {field_name!r}")
+            except SecretInIdentifier as err:
+                raise ImportLineError(source, line_no, str(err)) from None
         if line.id in seen:
             raise ImportLineError(
                 source, line_no, f"field 'id': duplicate id {line.id!r} (first on line {seen[line.id]})"

@@ -9,7 +9,8 @@ With ``redact`` on (the ``redact_input`` setting, default on) every checkpoint a
 pending write passes through ``RedactingSerializer`` before it is written: the
 user's input is checkpointed before any graph node runs, so redacting in a node
 is too late for the file, while the serializer sees every write on every path
-(CLI, notebooks, ``langgraph dev``). With it off the checkpoint keeps the raw thread.
+(CLI, notebooks, ``langgraph dev``); the metadata column, which the savers write
+without the serializer, is redacted by ``RedactingMetadata``. With it off the checkpoint keeps the raw thread.
 
 With ``MEMORY_BACKEND=postgres`` (stores/backend.py) both openers return LangGraph's
 Postgres savers on ``POSTGRES_URI`` instead, with the same serializer.
@@ -29,6 +30,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from stores.backend import Backend, backend_from_env
 from stores.data_dir import DataDirError
+from stores.redaction.saver import RedactingMetadata, continue_checkpoint, continue_conversation
 from stores.redaction.scrub import redact_deep
 
 CHECKPOINT_FILE = "checkpoints.sqlite"
@@ -41,8 +43,21 @@ class RedactingSerializer(JsonPlusSerializer):
     applies to it. Reading is untouched: older checkpoints load as they are.
     """
 
+    redacts = True  # the savers below redact the metadata column too (``RedactingMetadata``)
+
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
-        return super().dumps_typed(redact_deep(obj))
+        obj = redact_deep(obj)
+        if isinstance(obj, dict) and isinstance(obj.get("channel_values"), dict):  # a whole checkpoint
+            values = obj["channel_values"]
+            clean = continue_checkpoint(values)
+            obj = obj if clean is values else {**obj, "channel_values": clean}
+        else:  # one channel's value (savers that store channels apart)
+            obj = continue_conversation(obj)
+        return super().dumps_typed(obj)
+
+
+class RedactingSqliteSaver(RedactingMetadata, SqliteSaver):
+    """``SqliteSaver`` whose metadata column is redacted as well."""
 
 
 def make_serde(redact: bool) -> SerializerProtocol | None:
@@ -72,7 +87,7 @@ def open_checkpointer(data_dir: str | Path, *, redact: bool = True, backend: Bac
     path = checkpoint_path(data_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        saver = SqliteSaver(_connect(path), serde=make_serde(redact))
+        saver = RedactingSqliteSaver(_connect(path), serde=make_serde(redact))
         saver.setup()
     except sqlite3.DatabaseError as err:
         raise DataDirError(
@@ -97,11 +112,14 @@ async def async_checkpointer(
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
+    class RedactingAsyncSqliteSaver(RedactingMetadata, AsyncSqliteSaver):
+        """``AsyncSqliteSaver`` whose metadata column is redacted as well."""
+
     path = checkpoint_path(data_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     async with aiosqlite.connect(str(path)) as conn:
         await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA secure_delete=ON")
-        saver = AsyncSqliteSaver(conn, serde=make_serde(redact))
+        saver = RedactingAsyncSqliteSaver(conn, serde=make_serde(redact))
         await saver.setup()
         yield saver

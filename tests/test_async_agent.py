@@ -38,9 +38,9 @@ def test_the_async_graph_streams_and_ainvokes_directly(ctx) -> None:
     async def stream() -> tuple[list[str], dict]:
         async with AsyncMemoryAgent(ctx) as agent:
             nodes = [meta["langgraph_node"] async for _, meta in agent.graph.astream(
-                agent.turn_input("My sister is called Ana."), agent.config("t1"), context=agent.context,
+                agent.turn_input("My sister is called Ana.", "t1"), agent.config("t1"), context=agent.context,
                 stream_mode="messages")]
-            out = await agent.graph.ainvoke(agent.turn_input("Thanks!"), agent.config("t1"), context=agent.context)
+            out = await agent.graph.ainvoke(agent.turn_input("Thanks!", "t1"), agent.config("t1"), context=agent.context)
         return nodes, out
 
     nodes, out = asyncio.run(stream())
@@ -51,7 +51,7 @@ def test_the_async_graph_streams_and_ainvokes_directly(ctx) -> None:
 def test_the_sync_agents_graph_cannot_be_awaited_but_the_async_one_can(ctx) -> None:
     """What the issue saw: ``await MemoryAgent(...).graph.ainvoke`` raises on the sync saver."""
     with MemoryAgent(ctx) as agent, pytest.raises(NotImplementedError):
-        asyncio.run(agent.graph.ainvoke(agent._turn("hi"), agent.config("t1"), context=agent.context))
+        asyncio.run(agent.graph.ainvoke(agent._turn("hi", "t1"), agent.config("t1"), context=agent.context))
 
 
 def test_bad_input_and_an_unopened_agent_are_refused_before_anything_is_stored(ctx) -> None:

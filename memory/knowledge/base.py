@@ -11,7 +11,8 @@ changed file's new chunks never overwrite the old ones in place: the new chunks,
 the deletes of the old ones and the new record go to the store in one ``batch``,
 which both backends commit as one transaction, so a reader (or a kill -9) sees
 the old version whole or the new one whole, never both or neither. A file whose
-hash is unchanged is skipped.
+hash is unchanged is skipped. Secrets are redacted from the text (and the path and title)
+before it is chunked, as from anything a user says.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from memory import clock
 from memory.knowledge.chunks import split_document
 from memory.knowledge.sources import Unreadable, read_document
 from stores.namespaces import KNOWLEDGE_CHUNKS, KNOWLEDGE_DOCS, KNOWLEDGE_ROOT
+from stores.redaction.scrub import redact_deep
+from stores.redaction.secrets import redact
 
 Outcome = Literal["added", "replaced", "unchanged"]
 _PAGE = 1000
@@ -60,6 +63,7 @@ def add_file(store: BaseStore, path: Path) -> Outcome:
     """Store (or replace) one document; ``Unreadable`` when it cannot be one, nothing stored then."""
     doc = str(path.resolve())
     text, fmt = read_document(path)
+    text = redact(text)  # an operator's file may hold a key or a password: recalled into every user's prompt
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     key = doc_key(doc)
     old = store.get(KNOWLEDGE_DOCS, key)
@@ -71,14 +75,14 @@ def add_file(store: BaseStore, path: Path) -> Outcome:
     version = digest[:12]
     keys = [f"{key}:{version}:{n:05d}" for n in range(len(chunks))]
     ops: list[PutOp] = [
-        PutOp(KNOWLEDGE_CHUNKS, k, {"text": c.text, "doc": doc, "title": path.name, "section": c.section,
-                                    "chunk": n, "version": version})
+        PutOp(KNOWLEDGE_CHUNKS, k, redact_deep({"text": c.text, "doc": doc, "title": path.name,
+                                                "section": c.section, "chunk": n, "version": version}))
         for n, (k, c) in enumerate(zip(keys, chunks, strict=True))
     ]
     stale = set(old.value.get("chunks") or ()) - set(keys) if old is not None else set()
     ops += [PutOp(KNOWLEDGE_CHUNKS, k, None) for k in sorted(stale)]
-    record = {"doc": doc, "title": path.name, "sha256": digest, "format": fmt, "chunks": keys,
-              "added_at": clock.now().isoformat()}
+    record = redact_deep({"doc": doc, "title": path.name, "sha256": digest, "format": fmt, "chunks": keys,
+                          "added_at": clock.now().isoformat()})
     ops.append(PutOp(KNOWLEDGE_DOCS, key, record, index=False))
     store.batch(ops)  # one transaction: the old version whole, or the new one whole
     return "added" if old is None else "replaced"

@@ -24,6 +24,15 @@ from memory.tools.memory_file_args import check_view_range, checked_args, need_s
 from memory.tools.memory_paths import VIRTUAL_ROOT, MemoryFileError, resolve_memory_path, user_memory_dir
 from memory.write_policy.gate import MemoryGate, WriteRefused
 from stores.namespaces import UserScope
+from stores.redaction.names import identifier_secret
+
+
+def _new_name(path: Any) -> Any:
+    """``path`` for a file about to be named; a name is kept as it is, so one holding a secret is refused."""
+    if isinstance(path, str) and any(identifier_secret(part) for part in path.split("/")):
+        raise MemoryFileError("a name in that path holds what looks like a secret; choose another name; "
+                              "nothing was stored")
+    return path
 
 DEFAULT_MAX_FILE_BYTES = 64 * 1024
 DEFAULT_MAX_TOTAL_BYTES = 1024 * 1024
@@ -77,7 +86,7 @@ class MemoryFiles:
 
     def create(self, path: str, file_text: str) -> str:
         """Create a file, or overwrite an existing one, with ``file_text``."""
-        target = self._resolve(path)
+        target = self._resolve(_new_name(path))
         if target == self._real_root() or target.is_dir():
             raise MemoryFileError(f"{path} is a directory; give a file path such as {VIRTUAL_ROOT}/notes.md")
         existed = target.exists()
@@ -141,7 +150,7 @@ class MemoryFiles:
 
     def rename(self, old_path: str, new_path: str) -> str:
         """Move a file or directory; the destination must not exist yet."""
-        source, dest = self._resolve(old_path), self._resolve(new_path)
+        source, dest = self._resolve(old_path), self._resolve(_new_name(new_path))
         root = self._real_root()
         if root in (source, dest):
             raise MemoryFileError(f"{VIRTUAL_ROOT} itself cannot be renamed")

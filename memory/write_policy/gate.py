@@ -11,7 +11,8 @@ store API admits a client's put through ``aadmit``. For every op:
   (``OutsideScope`` otherwise): isolation is enforced where data is stored;
 - a put with a value is refused with ``MemoryOff`` while the user's memory is
   switched off (bookkeeping kinds SETTINGS and THREADS excepted), has every
-  string in it redacted (``stores/redaction/secrets.py``), must carry provenance
+  string in it (dict keys too) redacted (``stores/redaction/secrets.py``), is refused
+  when its key or a namespace label holds a secret, must carry provenance
   (``sources``; a logged message's own ``id``) and must fit the size limits;
 - deletes always pass (forget and delete-user work with memory off); reads
   pass through;
@@ -49,6 +50,7 @@ from memory.write_policy.refusals import (  # noqa: F401  (re-exported: callers 
     WriteRefused,
 )
 from stores.namespaces import MESSAGES, SETTINGS, THREADS, UserScope, is_knowledge
+from stores.redaction.names import secret_in_names
 from stores.redaction.scrub import redact_deep, strings_in
 from stores.redaction.secrets import redact
 
@@ -233,6 +235,8 @@ class MemoryGate(BaseStore):
                 raise MemoryOff(self.scope.user_id)
             if not isinstance(op.value, dict):
                 raise WriteRefused(f"value for key {op.key!r} must be a dict, got {type(op.value).__name__}")
+            if (problem := secret_in_names(op.key, ns[2:])) is not None:
+                raise WriteRefused(problem)
             value = redact_deep(op.value)
             self._check_provenance(ns, op.key, value)
             self._check_size(ns, op.key, value)

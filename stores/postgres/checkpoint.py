@@ -17,6 +17,8 @@ from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
+from stores.redaction.saver import RedactingMetadata
+
 from .connect import open_async_pool, open_pool
 
 CHECKPOINT_TABLES = ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
@@ -27,7 +29,7 @@ NO_STATS = [f"ALTER TABLE {t} ALTER COLUMN {c} SET STATISTICS 0" for t, c in PRI
 VACUUM = [f"VACUUM FULL {t}" for t in CHECKPOINT_TABLES]
 
 
-class ScrubbingPostgresSaver(PostgresSaver):
+class ScrubbingPostgresSaver(RedactingMetadata, PostgresSaver):
     """``PostgresSaver`` on a pool whose ``scrub()`` makes deleted threads physically gone."""
 
     def setup(self) -> None:
@@ -49,7 +51,7 @@ class ScrubbingPostgresSaver(PostgresSaver):
                 conn.execute(sql)
 
 
-class ScrubbingAsyncPostgresSaver(AsyncPostgresSaver):
+class ScrubbingAsyncPostgresSaver(RedactingMetadata, AsyncPostgresSaver):
     """The async saver for ``langgraph dev``; ``scrub()`` may be called from a worker thread."""
 
     async def setup(self) -> None:

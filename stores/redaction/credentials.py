@@ -45,6 +45,7 @@ from stores.redaction.credential_words import (
     Cue,
     link_pattern,
 )
+from stores.redaction.phrasings import HYPOTHETICAL
 
 Span = tuple[int, int, str]
 
@@ -119,8 +120,12 @@ def _separated(text: str, end: int, cue: Cue) -> tuple[int, int] | None:
     return _value_span(m.start(), raw) if ok else None
 
 
-def _forward(text: str, end: int, cue: Cue) -> tuple[int, int] | None:
-    """The first credential-shaped value right after a link word, in the cue's sentence."""
+def _forward(text: str, end: int, cue: Cue, bare_ok: bool = True) -> tuple[int, int] | None:
+    """The first credential-shaped value right after a link word, in the cue's sentence.
+
+    ``bare_ok``: whether one plain word may be the value ("password is sunflower"); not in
+    "if the password is capitalised", which asks about it.
+    """
     window = text[end : end + _WINDOW_CHARS]
     stop = _BOUNDARY.search(window)
     window = window[: stop.start()] if stop else window
@@ -147,7 +152,7 @@ def _forward(text: str, end: int, cue: Cue) -> tuple[int, int] | None:
         english = link is not None and "en" in cue.langs and link.group().lower() in _EN_LINKS
         if m is None:
             continue  # no value after the link: as before, try the next token
-        bare = i == 0 and cue.cls == PASSWORD and english and bool(_CLAUSE_END.match(window, m.end()))
+        bare = bare_ok and i == 0 and cue.cls == PASSWORD and english and bool(_CLAUSE_END.match(window, m.end()))
         if raw and _accept(raw, cue, bare):
             s, e = _value_span(end + m.start(), raw)
             return s, e
@@ -200,7 +205,9 @@ def _cued(text: str) -> Iterator[Span]:
         return
     for m in _CUE_RX.finditer(text):
         cue = _cue_for(m.group(), CUES[int(m.lastgroup[1:])])  # type: ignore[index]
-        found = _separated(text, m.end(), cue) or _forward(text, m.end(), cue) or _reverse(text, m.start(), cue)
+        asked = bool(HYPOTHETICAL.search(text, max(0, m.start() - 40), m.start()))
+        found = (_separated(text, m.end(), cue) or _forward(text, m.end(), cue, not asked)
+                 or _reverse(text, m.start(), cue))
         if found:
             yield found[0], found[1], _kind(cue.cls)
 

@@ -46,9 +46,11 @@ def map_strings(obj: Any, fn: Callable[[str], str]) -> Any:
     """
     if isinstance(obj, str):
         return fn(obj)
-    if isinstance(obj, dict):
-        items = {k: map_strings(v, fn) for k, v in obj.items()}
-        return items if any(items[k] is not v for k, v in obj.items()) else obj
+    if isinstance(obj, dict):  # keys too: a client's metadata or a store value may name a secret in one
+        pairs = [(fn(k) if isinstance(k, str) else k, map_strings(v, fn)) for k, v in obj.items()]
+        if all(k2 is k and v2 is v for (k2, v2), (k, v) in zip(pairs, obj.items())):
+            return obj
+        return dict(pairs)
     if isinstance(obj, (list, tuple)):
         seq = [map_strings(v, fn) for v in obj]
         if all(a is b for a, b in zip(seq, obj)):

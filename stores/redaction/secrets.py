@@ -7,7 +7,8 @@ or range check (Luhn, IBAN mod-97, SSN ranges, JWT header), because a bare
 pattern flags order numbers, phone numbers and git hashes. A span covers the
 secret value only, so redaction keeps the sentence readable ("my password is
 [REDACTED:password]"). Stated passwords, PINs and secrets, which have no
-format, are found by cue and shape together in ``credentials.py``.
+format, are found by cue and shape together in ``credentials.py``; passphrases,
+logins, CVVs, backup codes and key halves by the words around them in ``phrasings.py``.
 
 Measured on the tuning and held-out corpora in ``bench/datasets/secrets_*.jsonl``
 and on LoCoMo prose by ``python -m bench.secrets_eval``.
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 
 from stores.redaction.credential_shape import is_placeholder
 from stores.redaction.credentials import find_credentials
+from stores.redaction.phrasings import continuation_spans, find_phrased
 
 Span = tuple[int, int, str]
 
@@ -130,6 +132,9 @@ class _Detector:
 
 # Stated passwords, PINs and secrets (``credentials.py``) rank with the other keyword rules.
 _CREDENTIAL_PRIORITY = 4
+# Passphrases, logins, CVVs, backup codes, key halves (``phrasings.py``): below the shaped credentials,
+# whose spans are tighter, but a longer passphrase still wins over the one word inside it.
+_PHRASED_PRIORITY = 4
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -200,6 +205,7 @@ def find_secrets(text: str) -> list[Span]:
             start, end = m.span(rule.group)
             found.append((start, end, rule.priority, rule.kind))
     found.extend((start, end, _CREDENTIAL_PRIORITY, kind) for start, end, kind in find_credentials(text))
+    found.extend((start, end, _PHRASED_PRIORITY, kind) for start, end, kind in find_phrased(text))
     found.sort(key=lambda s: (-s[2], -(s[1] - s[0]), s[0]))
     chosen: list[Span] = []
     for start, end, _, kind in found:
@@ -213,10 +219,17 @@ def contains_secret(text: str) -> bool:
     return bool(find_secrets(text))
 
 
-def redact(text: str) -> str:
-    """``text`` with every detected secret replaced by ``[REDACTED:<kind>]``."""
+def redact(text: str, previous: str = "") -> str:
+    """``text`` with every detected secret replaced by ``[REDACTED:<kind>]``.
+
+    ``previous``: the message before it in the same conversation; when that one left a
+    secret unfinished ("my key is", "it starts with sk-proj-…"), the random-looking
+    fragments of ``text`` are its rest and go too (a key split over two messages).
+    """
+    spans = find_secrets(text)
+    extra = [s for s in continuation_spans(previous, text) if all(s[1] <= a or s[0] >= b for a, b, _ in spans)]
     out, last = [], 0
-    for start, end, kind in find_secrets(text):
+    for start, end, kind in sorted(spans + extra):
         out.append(text[last:start])
         out.append(f"[REDACTED:{kind}]")
         last = end

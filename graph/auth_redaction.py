@@ -1,0 +1,38 @@
+"""What the server's auth handlers redact besides a run's input (used by graph/auth.py).
+
+The server keeps the very dicts a request carries (thread, run, cron and assistant
+metadata, a run's context and config), writes them to its ops file under
+``.langgraph_api/`` and merges metadata and context into each checkpoint's
+``metadata`` column; so they are redacted in place, before anything is stored.
+A run's input is also redacted knowing its thread's last message, so the rest of a
+key whose first part came in the previous run goes too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.context import Context
+from stores.redaction.saver import continue_conversation, server_last_said
+from stores.redaction.scrub import redact_deep
+
+CLIENT_FIELDS = ("metadata", "context", "config")  # what a client fills besides the input
+
+
+def redact_fields(value: dict[str, Any]) -> None:
+    """Secrets out of a request's metadata, context and config, changed in place."""
+    if not Context().redact_input:
+        return
+    for key in CLIENT_FIELDS:
+        field = value.get(key)
+        if isinstance(field, dict):
+            clean = redact_deep(field)
+            if clean is not field:
+                field.clear()
+                field.update(clean)
+
+
+async def finish_split_key(thread_id: Any, kwargs: dict[str, Any]) -> None:
+    """A run's input with the rest of a secret its thread's last message left open redacted, in place."""
+    if Context().redact_input and kwargs.get("input") is not None and thread_id:
+        kwargs["input"] = continue_conversation(kwargs["input"], await server_last_said(str(thread_id)))
