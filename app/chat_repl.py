@@ -71,16 +71,18 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
         closed = agent.end_session(thread)
         return f"(session ended and consolidated into long-term memory)\n{usage_line(closed.usage)}"
     if cmd == "/remember":
-        from memory.layers.semantic import remember
+        from memory.layers.semantic import NEW, kept_summary, remember_outcomes
         from memory.write_policy.gate import MemoryOff
 
         try:  # through the user's write gate, like every long-term write
-            stored = remember(agent.env(), arg) if arg else []
+            stored = remember_outcomes(agent.env(), arg) if arg else []
         except MemoryOff as err:
             return f"({err})"
-        return (
-            f"(remembered {len(stored)} fact(s))" if stored else "(nothing to remember: give the fact after /remember)"
-        )
+        if not stored:
+            return "(nothing to remember: give the fact after /remember)"
+        if all(done == NEW for done, _ in stored):
+            return f"(remembered {len(stored)} fact(s))"
+        return f"(remembered: {kept_summary(stored)})"  # what was really kept, not a count of sentences
     if cmd == "/forget":
         return str(agent.forget(arg)) if arg else "(say what to forget: /forget TEXT)"
     if cmd == "/search":

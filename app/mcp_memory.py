@@ -25,7 +25,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from app.mcp_rules import CONFIRM_TTL_S, PendingRules, save_confirmed
 from app.runtime import MemoryAgent
 from memory.layers.base import LayerEnv, LoggedMessage
-from memory.layers.semantic import recall_profile, remember
+from memory.layers.semantic import recall_profile, remember_outcomes
 from memory.privacy.consent import is_memory_enabled, set_memory_enabled
 from memory.privacy.export import export_user, iter_items
 from memory.tools.memory_files import MemoryFiles
@@ -103,10 +103,11 @@ class McpMemory:
                 return {"stored": [], "refused": "the text contains a secret (a password, key or token); "
                                                  "nothing was stored"}
             try:
-                records = remember(env, text)
+                records = remember_outcomes(env, text)
             except WriteRefused as err:
                 return {"stored": [], "refused": str(err)}
-        stored = [{"id": r.get("id"), "text": r.get("text"), "category": r.get("category")} for r in records]
+        stored = [{"id": r.get("id"), "text": r.get("text"), "category": r.get("category"), "status": done}
+                  for done, r in records]
         return {"stored": stored, "refused": None if stored else "nothing durable to keep in that text"}
 
     def log_turn(self, user: str, role: str, text: str, conversation: str = DEFAULT_CONVERSATION) -> dict[str, Any]:
