@@ -8,7 +8,7 @@ from collections.abc import Callable
 from app.chat_input import MULTILINE_HELP, MessageReader, bracketed_paste
 from app.runtime import MemoryAgent, TurnResult
 from models.endpoint import first_line
-from nodes.input_check import InvalidInput
+from nodes.input_check import InvalidInput, check_encoding
 from nodes.usage import usage_line
 
 HELP = f"""Commands:
@@ -111,6 +111,7 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
 def run_repl(agent: MemoryAgent, thread: str | None, ask: Callable[[str], str] = input) -> int:
     """Run the interactive chat loop on ``thread`` until EOF or /quit; returns the exit code."""
     thread = thread or f"thread-{uuid.uuid4().hex[:8]}"
+    agent.config(thread)  # a --thread that is no fit name is refused in one line before the chat opens
     print(f"user {agent.context.user_id!r}, thread {thread!r}. /help for commands.")
     with bracketed_paste():
         return _loop(agent, thread, ask)
@@ -124,7 +125,11 @@ def _loop(agent: MemoryAgent, thread: str, ask: Callable[[str], str]) -> int:
         except EOFError:
             return 0
         if line.startswith("/"):
-            out = handle_command(agent, thread, line.strip())
+            try:  # a command's text is checked like a message's; its failure ends the command, not the chat
+                out = handle_command(agent, thread, check_encoding(line.strip(), "input"))
+            except (InvalidInput, ValueError, OverflowError) as err:
+                print(f"error: {err}" if isinstance(err, InvalidInput) else f"error: {first_line(err)}")
+                continue
             if out is None:
                 return 0
             print(out)

@@ -33,7 +33,7 @@ from memory.write_policy.gate import MemoryOff, WriteRefused
 from nodes.assemble import memory_prompt
 from nodes.commands import forget_preview, pick_forget_target
 from nodes.consolidate import is_long_term
-from nodes.input_check import InvalidInput, check_user_text
+from nodes.input_check import InvalidInput, check_identifier, check_user_text
 from nodes.ownership import register_thread
 from nodes.recall import recall_ranked
 from nodes.retrieve import recall_all
@@ -85,6 +85,13 @@ class McpMemory:
     def _for(self, user: str) -> MemoryAgent:
         return self.agent.for_user(user)
 
+    @staticmethod
+    def _conversation(conversation: Any) -> str:
+        try:
+            return check_identifier(conversation, "conversation")
+        except InvalidInput as err:
+            raise ToolRefused(f"{err}; nothing was stored") from None
+
     def _text(self, text: Any, what: str = "text") -> str:
         try:
             return check_user_text(text, self.agent.context.max_message_chars)
@@ -118,7 +125,7 @@ class McpMemory:
         """
         if role not in ("user", "assistant"):
             raise ToolRefused(f"role must be 'user' or 'assistant', not {role!r}")
-        text = self._text(text)
+        text, conversation = self._text(text), self._conversation(conversation)
         asked: list[dict[str, Any]] = []
 
         def ask_later(review: dict[str, Any]) -> bool:
@@ -162,6 +169,7 @@ class McpMemory:
 
     def end_session(self, user: str, conversation: str = DEFAULT_CONVERSATION) -> dict[str, Any]:
         """Consolidate the logged conversation (episode, facts, rules), as the chat's /end does."""
+        conversation = self._conversation(conversation)
         with self.lock:
             self._for(user).end_session(conversation)
         return {"ended": True, "conversation": conversation}

@@ -27,7 +27,7 @@ from memory.tools.bundle import memory_tools
 from memory.write_policy.gate import MemoryGate
 from models.loader import load_embeddings, validate_chat_spec, validate_embedding_spec
 from nodes.background import consolidate_pending, settle
-from nodes.input_check import InvalidInput, check_user_text
+from nodes.input_check import InvalidInput, check_identifier, check_user_text
 from nodes.respond import ToolFactory
 from stores.checkpointer import open_checkpointer
 from stores.data_dir import prepare_data_dir
@@ -110,8 +110,10 @@ class MemoryAgent:
         """The run config for ``thread``, scoped to this user.
 
         Thread ids are per user in the checkpointer, so one user's --thread can
-        never open another user's conversation.
+        never open another user's conversation. A thread id that is no fit name (too long, control
+        characters, undecodable bytes) is refused here, in one line, for every caller.
         """
+        check_identifier(thread, "thread id")
         return {"configurable": {"thread_id": f"{UserScope(self.context.user_id).label}:{thread}"}}
 
     def _result(self, out: dict[str, Any]) -> TurnResult:

@@ -29,6 +29,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from stores.backend import Backend, backend_from_env
 from stores.data_dir import DataDirError
+from stores.db_errors import open_error
 from stores.redaction.scrub import redact_deep
 
 CHECKPOINT_FILE = "checkpoints.sqlite"
@@ -75,10 +76,7 @@ def open_checkpointer(data_dir: str | Path, *, redact: bool = True, backend: Bac
         saver = SqliteSaver(_connect(path), serde=make_serde(redact))
         saver.setup()
     except sqlite3.DatabaseError as err:
-        raise DataDirError(
-            f"{path} is not a readable checkpoint database ({err}); nothing was changed. "
-            "Move it aside or choose another --data-dir."
-        ) from None
+        raise DataDirError(open_error(path, "checkpoint database", err)) from None
     return saver
 
 
