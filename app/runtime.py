@@ -33,6 +33,7 @@ from stores.checkpointer import open_checkpointer
 from stores.data_dir import prepare_data_dir
 from stores.namespaces import UserScope
 from stores.open import open_store
+from stores.user_fence import user_fence
 
 
 @dataclass
@@ -135,13 +136,15 @@ class MemoryAgent:
         check_user_text(text, self.context.max_message_chars)
         msg = HumanMessage(content=text, id=str(uuid.uuid4()))
         turn = {"messages": [msg], "mode": "turn", "defer_consolidation": self.worker is not None}
-        out = self.graph.invoke(turn, self.config(thread), context=self.context)
+        with self._writing():
+            out = self.graph.invoke(turn, self.config(thread), context=self.context)
         self._schedule(thread)
         return self._result(out)
 
     def resume(self, thread: str, approve: bool) -> TurnResult:
         """Answer a pending rule review."""
-        out = self.graph.invoke(Command(resume={"approve": approve}), self.config(thread), context=self.context)
+        with self._writing():
+            out = self.graph.invoke(Command(resume={"approve": approve}), self.config(thread), context=self.context)
         self._schedule(thread)
         return self._result(out)
 
@@ -152,7 +155,8 @@ class MemoryAgent:
         """
         self.flush(thread)
         usage = dict(self.state(thread).get("memory_usage") or {})
-        out = self.graph.invoke({"mode": "end_session"}, self.config(thread), context=self.context)
+        with self._writing():
+            out = self.graph.invoke({"mode": "end_session"}, self.config(thread), context=self.context)
         return replace(self._result(out), reply="", usage=usage)
 
     def flush(self, thread: str | None = None) -> None:
@@ -176,7 +180,12 @@ class MemoryAgent:
 
     def _consolidate_now(self, thread_id: str) -> int:
         """The worker's job: the deferred turns of one thread (nodes/background.py)."""
-        return consolidate_pending(self._env(), self.layers, thread_id)
+        with self._writing():
+            return consolidate_pending(self._env(), self.layers, thread_id)
+
+    def _writing(self, user_id: str | None = None, *, exclusive: bool = False) -> Any:
+        """This user's fence (stores/user_fence.py): shared for a run that writes, exclusive for a forget."""
+        return user_fence(self.data_dir, UserScope(user_id or self.context.user_id).label, exclusive=exclusive)
 
     def thread_messages(self, thread: str) -> list[Any]:
         return list(self.state(thread).get("messages") or [])
@@ -204,16 +213,18 @@ class MemoryAgent:
         """Delete every memory of this user matching ``text``, everywhere (see memory/privacy/forget.py)."""
         from memory.privacy.forget import forget
 
-        env = self.env()
-        # Forgetting re-indexes what survives, which must work with memory off.
-        return forget(replace(env, store=env.gate.forgetting()), text, checkpointer=self.checkpointer)
+        with self._writing(exclusive=True):  # a turn running in another process ends first, or starts after
+            env = self.env()
+            # Forgetting re-indexes what survives, which must work with memory off.
+            return forget(replace(env, store=env.gate.forgetting()), text, checkpointer=self.checkpointer)
 
     def delete_user(self, user_id: str) -> Any:
         """Remove every trace of ``user_id``; other users are untouched."""
         from memory.privacy.forget import UserData, delete_user
 
-        self.flush()
-        return delete_user(UserData(self.store, UserScope(user_id), self.data_dir), checkpointer=self.checkpointer)
+        with self._writing(user_id, exclusive=True):
+            self.flush()
+            return delete_user(UserData(self.store, UserScope(user_id), self.data_dir), checkpointer=self.checkpointer)
 
     def close(self) -> None:
         """Finish background consolidation, then close the checkpointer and the store."""

@@ -71,7 +71,9 @@ E5_THREADS = EnvSetting(
 )
 XDG_CACHE_HOME = EnvSetting("XDG_CACHE_HOME", "The user's cache folder (default `~/.cache`).", group="models")
 UPKEEP_TEST_PAUSE = EnvSetting(
-    "MEMORY_UPKEEP_TEST_PAUSE", "Test hook: seconds upkeep sleeps between writes, so a test can kill it mid-pass.",
+    "MEMORY_UPKEEP_TEST_PAUSE",
+    "Test hook: seconds upkeep sleeps between writes, and a chat turn after its reply, so a test can kill or race "
+    "it mid-way.",
     group="process",
 )
 
