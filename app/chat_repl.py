@@ -8,7 +8,7 @@ from collections.abc import Callable
 from app.chat_input import MULTILINE_HELP, MessageReader, bracketed_paste
 from app.runtime import MemoryAgent, TurnResult
 from models.endpoint import first_line
-from nodes.input_check import InvalidInput
+from nodes.input_check import InvalidInput, check_encoding
 from nodes.usage import usage_line
 
 HELP = f"""Commands:
@@ -71,16 +71,18 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
         closed = agent.end_session(thread)
         return f"(session ended and consolidated into long-term memory)\n{usage_line(closed.usage)}"
     if cmd == "/remember":
-        from memory.layers.semantic import remember
+        from memory.layers.semantic import NEW, kept_summary, remember_outcomes
         from memory.write_policy.gate import MemoryOff
 
         try:  # through the user's write gate, like every long-term write
-            stored = remember(agent.env(), arg) if arg else []
+            stored = remember_outcomes(agent.env(), arg) if arg else []
         except MemoryOff as err:
             return f"({err})"
-        return (
-            f"(remembered {len(stored)} fact(s))" if stored else "(nothing to remember: give the fact after /remember)"
-        )
+        if not stored:
+            return "(nothing to remember: give the fact after /remember)"
+        if all(done == NEW for done, _ in stored):
+            return f"(remembered {len(stored)} fact(s))"
+        return f"(remembered: {kept_summary(stored)})"  # what was really kept, not a count of sentences
     if cmd == "/forget":
         return str(agent.forget(arg)) if arg else "(say what to forget: /forget TEXT)"
     if cmd == "/search":
@@ -109,6 +111,7 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
 def run_repl(agent: MemoryAgent, thread: str | None, ask: Callable[[str], str] = input) -> int:
     """Run the interactive chat loop on ``thread`` until EOF or /quit; returns the exit code."""
     thread = thread or f"thread-{uuid.uuid4().hex[:8]}"
+    agent.config(thread)  # a --thread that is no fit name is refused in one line before the chat opens
     print(f"user {agent.context.user_id!r}, thread {thread!r}. /help for commands.")
     with bracketed_paste():
         return _loop(agent, thread, ask)
@@ -122,7 +125,11 @@ def _loop(agent: MemoryAgent, thread: str, ask: Callable[[str], str]) -> int:
         except EOFError:
             return 0
         if line.startswith("/"):
-            out = handle_command(agent, thread, line.strip())
+            try:  # a command's text is checked like a message's; its failure ends the command, not the chat
+                out = handle_command(agent, thread, check_encoding(line.strip(), "input"))
+            except (InvalidInput, ValueError, OverflowError) as err:
+                print(f"error: {err}" if isinstance(err, InvalidInput) else f"error: {first_line(err)}")
+                continue
             if out is None:
                 return 0
             print(out)

@@ -149,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except KeyboardInterrupt:
         return 130
-    except (ValueError, RuntimeError, OSError) as err:
+    except (ValueError, RuntimeError, OSError, OverflowError) as err:
         print(f"memory-agent {args.command}: error: {err}", file=sys.stderr)
         return 2
 

@@ -25,7 +25,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from app.mcp_rules import CONFIRM_TTL_S, PendingRules, save_confirmed
 from app.runtime import MemoryAgent
 from memory.layers.base import LayerEnv, LoggedMessage
-from memory.layers.semantic import recall_profile, remember
+from memory.layers.semantic import recall_profile, remember_outcomes
 from memory.privacy.consent import is_memory_enabled, set_memory_enabled
 from memory.privacy.export import export_user, iter_items
 from memory.tools.memory_files import MemoryFiles
@@ -33,11 +33,11 @@ from memory.write_policy.gate import MemoryOff, WriteRefused
 from nodes.assemble import memory_prompt
 from nodes.commands import forget_preview, pick_forget_target
 from nodes.consolidate import is_long_term
-from nodes.input_check import InvalidInput, check_user_text
+from nodes.input_check import InvalidInput, check_identifier, check_user_text
 from nodes.ownership import register_thread
 from nodes.recall import recall_ranked
 from nodes.retrieve import recall_all
-from stores.redaction.names import SecretInIdentifier, check_identifier
+from stores.redaction.names import SecretInIdentifier
 from stores.redaction.secrets import contains_secret, redact
 
 MAX_ANSWER_TOKENS = 2000  # the most any tool answer may cost the client's context
@@ -87,18 +87,20 @@ class McpMemory:
     def _for(self, user: str) -> MemoryAgent:
         return self.agent.for_user(user)
 
+    @staticmethod
+    def _conversation(conversation: Any) -> str:
+        try:
+            return check_identifier(conversation, "conversation")
+        except SecretInIdentifier as err:  # its message already says nothing was stored
+            raise ToolRefused(str(err)) from None
+        except InvalidInput as err:
+            raise ToolRefused(f"{err}; nothing was stored") from None
+
     def _text(self, text: Any, what: str = "text") -> str:
         try:
             return check_user_text(text, self.agent.context.max_message_chars)
         except InvalidInput as err:
             raise ToolRefused(f"{what}: {err}") from None
-
-    @staticmethod
-    def _conversation(conversation: str) -> str:
-        try:
-            return check_identifier(conversation, "conversation")
-        except SecretInIdentifier as err:
-            raise ToolRefused(str(err)) from None
 
     # ---- writes ---------------------------------------------------------
     def remember(self, user: str, text: str) -> dict[str, Any]:
@@ -112,10 +114,11 @@ class McpMemory:
                 return {"stored": [], "refused": "the text contains a secret (a password, key or token); "
                                                  "nothing was stored"}
             try:
-                records = remember(env, text)
+                records = remember_outcomes(env, text)
             except WriteRefused as err:
                 return {"stored": [], "refused": str(err)}
-        stored = [{"id": r.get("id"), "text": r.get("text"), "category": r.get("category")} for r in records]
+        stored = [{"id": r.get("id"), "text": r.get("text"), "category": r.get("category"), "status": done}
+                  for done, r in records]
         return {"stored": stored, "refused": None if stored else "nothing durable to keep in that text"}
 
     def log_turn(self, user: str, role: str, text: str, conversation: str = DEFAULT_CONVERSATION) -> dict[str, Any]:
@@ -171,6 +174,7 @@ class McpMemory:
 
     def end_session(self, user: str, conversation: str = DEFAULT_CONVERSATION) -> dict[str, Any]:
         """Consolidate the logged conversation (episode, facts, rules), as the chat's /end does."""
+        conversation = self._conversation(conversation)
         with self.lock:
             self._for(user).end_session(self._conversation(conversation))
         return {"ended": True, "conversation": conversation}

@@ -27,14 +27,14 @@ from memory.tools.bundle import memory_tools
 from memory.write_policy.gate import MemoryGate
 from models.loader import load_embeddings, validate_chat_spec, validate_embedding_spec
 from nodes.background import consolidate_pending, settle
-from nodes.input_check import InvalidInput, check_user_text
+from nodes.input_check import InvalidInput, check_identifier, check_user_text
 from nodes.respond import ToolFactory
 from stores.checkpointer import open_checkpointer
 from stores.data_dir import prepare_data_dir
 from stores.namespaces import UserScope
 from stores.open import open_store
-from stores.redaction.names import check_identifier
 from stores.redaction.secrets import redact
+from stores.user_fence import user_fence
 
 
 @dataclass
@@ -114,8 +114,8 @@ class MemoryAgent:
         """The run config for ``thread``, scoped to this user.
 
         Thread ids are per user in the checkpointer, so one user's --thread can
-        never open another user's conversation. A thread id is stored as it is, so one
-        holding a secret is refused (``SecretInIdentifier``, a ValueError).
+        never open another user's conversation. A thread id that is no fit name (too long, control
+        characters, undecodable bytes, a secret) is refused here, in one line, for every caller.
         """
         check_identifier(thread, "thread id")
         return {"configurable": {"thread_id": f"{UserScope(self.context.user_id).label}:{thread}"}}
@@ -136,7 +136,8 @@ class MemoryAgent:
 
     def say(self, text: str, thread: str) -> TurnResult:
         """One turn. Bad input raises ``InvalidInput`` before anything is stored."""
-        out = self.sync_graph.invoke(self._turn(text, thread), self.config(thread), context=self.context)
+        with self._writing():
+            out = self.sync_graph.invoke(self._turn(text, thread), self.config(thread), context=self.context)
         self._schedule(thread)
         return self._result(out)
 
@@ -155,7 +156,8 @@ class MemoryAgent:
 
     def resume(self, thread: str, approve: bool) -> TurnResult:
         """Answer a pending rule review."""
-        out = self.sync_graph.invoke(Command(resume={"approve": approve}), self.config(thread), context=self.context)
+        with self._writing():
+            out = self.sync_graph.invoke(Command(resume={"approve": approve}), self.config(thread), context=self.context)
         self._schedule(thread)
         return self._result(out)
 
@@ -166,7 +168,8 @@ class MemoryAgent:
         """
         self.flush(thread)
         usage = dict(self.state(thread).get("memory_usage") or {})
-        out = self.sync_graph.invoke({"mode": "end_session"}, self.config(thread), context=self.context)
+        with self._writing():
+            out = self.sync_graph.invoke({"mode": "end_session"}, self.config(thread), context=self.context)
         return replace(self._result(out), reply="", usage=usage)
 
     def flush(self, thread: str | None = None) -> None:
@@ -190,7 +193,12 @@ class MemoryAgent:
 
     def _consolidate_now(self, thread_id: str) -> int:
         """The worker's job: the deferred turns of one thread (nodes/background.py)."""
-        return consolidate_pending(self._env(), self.layers, thread_id)
+        with self._writing():
+            return consolidate_pending(self._env(), self.layers, thread_id)
+
+    def _writing(self, user_id: str | None = None, *, exclusive: bool = False) -> Any:
+        """This user's fence (stores/user_fence.py): shared for a run that writes, exclusive for a forget."""
+        return user_fence(self.data_dir, UserScope(user_id or self.context.user_id).label, exclusive=exclusive)
 
     def thread_messages(self, thread: str) -> list[Any]:
         return list(self.state(thread).get("messages") or [])
@@ -218,16 +226,18 @@ class MemoryAgent:
         """Delete every memory of this user matching ``text``, everywhere (see memory/privacy/forget.py)."""
         from memory.privacy.forget import forget
 
-        env = self.env()
-        # Forgetting re-indexes what survives, which must work with memory off.
-        return forget(replace(env, store=env.gate.forgetting()), text, checkpointer=self.checkpointer)
+        with self._writing(exclusive=True):  # a turn running in another process ends first, or starts after
+            env = self.env()
+            # Forgetting re-indexes what survives, which must work with memory off.
+            return forget(replace(env, store=env.gate.forgetting()), text, checkpointer=self.checkpointer)
 
     def delete_user(self, user_id: str) -> Any:
         """Remove every trace of ``user_id``; other users are untouched."""
         from memory.privacy.forget import UserData, delete_user
 
-        self.flush()
-        return delete_user(UserData(self.store, UserScope(user_id), self.data_dir), checkpointer=self.checkpointer)
+        with self._writing(user_id, exclusive=True):
+            self.flush()
+            return delete_user(UserData(self.store, UserScope(user_id), self.data_dir), checkpointer=self.checkpointer)
 
     def close(self) -> None:
         """Finish background consolidation, then close the checkpointer and the store."""

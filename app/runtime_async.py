@@ -65,14 +65,17 @@ class AsyncMemoryAgent(MemoryAgent):
 
     async def asay(self, text: str, thread: str) -> TurnResult:
         """One turn, awaited. Bad input raises ``InvalidInput`` before anything is stored."""
-        out = await self._async_graph().ainvoke(self._turn(text, thread), self.config(thread), context=self.context)
+        with self._writing():  # the user's fence, as the sync turn holds it (stores/user_fence.py)
+            out = await self._async_graph().ainvoke(self._turn(text, thread), self.config(thread),
+                                                    context=self.context)
         self._schedule(thread)
         return self._result(out)
 
     async def aresume(self, thread: str, approve: bool) -> TurnResult:
         """Answer a pending rule review, awaited."""
-        out = await self._async_graph().ainvoke(Command(resume={"approve": approve}), self.config(thread),
-                                                context=self.context)
+        with self._writing():
+            out = await self._async_graph().ainvoke(Command(resume={"approve": approve}), self.config(thread),
+                                                    context=self.context)
         self._schedule(thread)
         return self._result(out)
 
@@ -81,7 +84,8 @@ class AsyncMemoryAgent(MemoryAgent):
         graph = self._async_graph()
         self.flush(thread)
         usage = dict((await graph.aget_state(self.config(thread))).values.get("memory_usage") or {})
-        out = await graph.ainvoke({"mode": "end_session"}, self.config(thread), context=self.context)
+        with self._writing():
+            out = await graph.ainvoke({"mode": "end_session"}, self.config(thread), context=self.context)
         return replace(self._result(out), reply="", usage=usage)
 
     async def astate(self, thread: str) -> dict[str, Any]:

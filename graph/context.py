@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -25,6 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from graph.limits import LIMIT_FIELDS
 from graph.prompts import DEFAULT_PERSONA
+
+MAX_DAYS = 100_000  # about 270 years: any supported time (memory/clock.py) +/- it is still a date
 
 ENV_PREFIX = "MEMORY_"
 log = logging.getLogger("memory.context")
@@ -201,6 +204,10 @@ class Context:
             raise ValueError("consolidation_delay_s must be 0 or more")
         if self.retention_days < 0:
             raise ValueError("retention_days must be 0 (off) or a number of days")
+        for name in (f.name for f in fields(self) if f.name.endswith("_days")):
+            days = getattr(self, name)  # every TTL, limit and review date is a time +/- these days
+            if not (isinstance(days, int | float) and math.isfinite(days) and 0 <= days <= MAX_DAYS):
+                raise ValueError(f"{name} must be a number of days from 0 to {MAX_DAYS}, not {days!r}")
 
     @property
     def weights(self) -> tuple[float, float, float]:

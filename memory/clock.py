@@ -26,6 +26,21 @@ def parse_time(value: str | datetime | None) -> datetime | None:
     return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
 
+# The times this agent accepts from outside (the clock, an imported message's time). Every TTL,
+# retention limit and review date is computed from them: a time near year 9999 overflowed on
+# ``now + ttl`` and crashed an import or a session end with a traceback.
+EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
+def in_range(dt: datetime) -> datetime:
+    """``dt`` when it lies in [EARLIEST, LATEST), else a one-line ``ValueError``."""
+    if not EARLIEST <= dt < LATEST:
+        raise ValueError(f"{dt.isoformat()} is outside the supported times "
+                         f"({EARLIEST.date().isoformat()} to {LATEST.date().isoformat()})")
+    return dt
+
+
 def parse_now(text: str) -> datetime:
     """The ``--now`` / ``MEMORY_NOW`` setting as an aware UTC datetime; a clear ``ValueError`` otherwise."""
     try:
@@ -33,7 +48,10 @@ def parse_now(text: str) -> datetime:
     except ValueError:
         raise ValueError(f"--now / {NOW_ENV}={text!r} is not an ISO-8601 time (e.g. 2025-03-01T09:00:00Z)") from None
     assert dt is not None
-    return dt
+    try:
+        return in_range(dt)
+    except ValueError as err:
+        raise ValueError(f"--now / {NOW_ENV}: {err}") from None
 
 
 def now() -> datetime:

@@ -22,7 +22,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ValidationError
 from pydantic_core import ErrorDetails
 
-from memory.clock import parse_time
+from memory.clock import in_range, parse_time
 
 Line = TypeVar("Line", bound=BaseModel)
 
@@ -56,9 +56,10 @@ def _iso_time(value: Any) -> datetime | None:
     if not isinstance(value, str):
         raise ValueError("must be an ISO-8601 date-time string")
     try:
-        return parse_time(value)
+        parsed = parse_time(value)
     except ValueError:
         raise ValueError("not an ISO-8601 date-time") from None
+    return in_range(parsed) if parsed is not None else None
 
 
 NonBlankStr = Annotated[str, AfterValidator(_non_blank)]

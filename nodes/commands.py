@@ -51,7 +51,7 @@ from memory.privacy.forget import UserData, forget, would_forget
 from memory.privacy.retention_sweep import change_retention
 from nodes.background import settle
 from nodes.intents import Intent, needles, parse_intent
-from nodes.ownership import foreign_thread, had_checkpoint, register_thread
+from nodes.ownership import claim_thread, register_thread
 from stores.redaction.scrub import strings_in
 
 COMMAND_KEY = "memory_command"
@@ -222,7 +222,9 @@ def make_commands(layers: Sequence[MemoryLayer] = ()) -> Callable[..., Command[A
 
     def commands(state: dict[str, Any], runtime: Runtime[Context]) -> Command[Any]:
         env = make_env(runtime, state)
-        refused = foreign_thread(env, _thread_id(), has_history=had_checkpoint())
+        # The owner is recorded before anything can refuse or stop the run (a bad message, a forget
+        # confirmation left unanswered): the refused run still leaves checkpoints on the thread.
+        refused = claim_thread(env, _thread_id())
         if refused:
             return _refused(state, refused)
         messages = state.get("messages") or []
@@ -233,7 +235,6 @@ def make_commands(layers: Sequence[MemoryLayer] = ()) -> Callable[..., Command[A
             return Command(update={"messages": stale}, goto="retrieve")
         settle(env, layers)
         done = _handle(env, state, intent, request)
-        register_thread(env, _thread_id())
         reply = _reply(intent.kind, done.pop("reply"))
         removed = {m.id: m for m in [*stale, *done.get("messages", [])]}  # one RemoveMessage per id
         done["messages"] = [*removed.values(), reply]

@@ -6,13 +6,13 @@ Every run checks its thread in its first node, whatever kind of run it is:
 (``claim_thread``). A run that skipped the check used to register someone else's
 thread to its caller, whose next turn then read the first user's messages and summary.
 
-The record (``THREADS`` namespace, key = thread id) is written by the node that
-accepts the run's input (``retrieve`` once the message passed its checks, the
-command, or the first node of the other run modes), before anything can fail,
-so a first turn that fails later (a model error, an interrupt left
-unanswered) does not lock its owner out of the thread. It is written whatever
-the consent switch says: forgetting and delete-user find a user's checkpointed
-threads through these records.
+The record (``THREADS`` namespace, key = thread id) is written by each run
+mode's first node (``claim_thread``) before anything else can refuse or stop
+the run: a refused first message (empty, NUL, blank), a forget confirmation
+left unanswered or a model error still leaves checkpoints on the thread, and a
+thread with checkpoints but no record reads as someone else's, which locked
+its owner out. It is written whatever the consent switch says: forgetting and
+delete-user find a user's checkpointed threads through these records.
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ from langgraph.runtime import Runtime
 from graph.context import Context
 from memory.env import context_of
 from memory.tools.tool_node import ToolFactory, with_malformed_calls_kept
+from memory.upkeep.items import pause
 from models.endpoint import first_line
 from models.loader import chat_tools_enabled, load_chat_model
 from nodes.check.retry import is_retry, restated, sampling_kwargs
@@ -62,6 +63,7 @@ def make_respond(
 
     def respond(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
         ctx = context_of(runtime)
+        pause()  # test hook (MEMORY_UPKEEP_TEST_PAUSE): a turn that read its thread, not yet written back
         try:
             model = chat_model or load_chat_model(ctx.chat_model, ctx.max_new_tokens)
         except Exception as err:  # e.g. an openai: spec without a key; the turn still ends on a line

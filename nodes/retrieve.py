@@ -1,15 +1,15 @@
 """retrieve, then one recall node per layer: the read side of a turn.
 
-``retrieve`` is the gatekeeping step: it checks the input, registers the
-thread, redacts secrets, embeds the user's message once (every layer's search
-then finds its vector in the process-wide cache) and resets the turn's
+``retrieve`` is the gatekeeping step: it checks the input, redacts secrets,
+embeds the user's message once (every layer's search then finds its vector in
+the process-wide cache) and resets the turn's
 per-turn fields. The builder then fans out to one ``recall_<layer>`` node per
 layer that can recall this turn (``recalling_layers``), run in parallel; each adds its layer's memories to the state's
 ``recall`` under its name, and ``assemble`` reads them all in layer order.
 
-Order matters: a refused input leaves nothing behind; the thread (checked by
-the run's first node, ``commands``) is registered to the user next, before
-anything else can fail (nodes/ownership.py); secrets are removed from the
+Order matters: a refused input leaves nothing behind but its thread's owner
+record (the run's first node, ``commands``, claims the thread before anything
+can fail: nodes/ownership.py); secrets are removed from the
 user's message (``redact_input``) before any node or model reads it, and the
 user is told in one line (state ``notice``) what kind was removed, here or, on
 a server, by its auth when the run was created.
@@ -21,7 +21,6 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from langchain_core.messages import HumanMessage, RemoveMessage
-from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from graph.context import Context
@@ -29,7 +28,6 @@ from memory.env import context_of, make_env
 from memory.layers.base import LayerEnv, MemoryLayer
 from memory.privacy.consent import is_memory_enabled
 from nodes.input_check import InvalidInput, check_user_text
-from nodes.ownership import register_thread
 from stores.redaction.scrub import redact_message, redacted_kinds, removed_notice
 
 
@@ -112,7 +110,6 @@ def make_retrieve() -> Callable[..., dict[str, Any]]:
         except InvalidInput as err:
             return _refuse(human, str(err))
         env = make_env(runtime, state)
-        register_thread(env, str(get_config().get("configurable", {}).get("thread_id", "")))
         updates: dict[str, Any] = {**FRESH, "error": "", "notice": ""}
         if ctx.redact_input:
             clean, kinds = redact_message(human)

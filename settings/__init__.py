@@ -64,7 +64,9 @@ OLLAMA_HOST = EnvSetting(
     "default `localhost:11434`); checked when the chat starts.", group="models",
 )
 UPKEEP_TEST_PAUSE = EnvSetting(
-    "MEMORY_UPKEEP_TEST_PAUSE", "Test hook: seconds upkeep sleeps between writes, so a test can kill it mid-pass.",
+    "MEMORY_UPKEEP_TEST_PAUSE",
+    "Test hook: seconds upkeep sleeps between writes, and a chat turn after its reply, so a test can kill or race "
+    "it mid-way.",
     group="process",
 )
 

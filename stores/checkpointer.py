@@ -30,6 +30,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from stores.backend import Backend, backend_from_env
 from stores.data_dir import DataDirError
+from stores.db_errors import open_error
 from stores.redaction.saver import RedactingMetadata, continue_checkpoint, continue_conversation
 from stores.redaction.scrub import redact_deep
 
@@ -90,10 +91,7 @@ def open_checkpointer(data_dir: str | Path, *, redact: bool = True, backend: Bac
         saver = RedactingSqliteSaver(_connect(path), serde=make_serde(redact))
         saver.setup()
     except sqlite3.DatabaseError as err:
-        raise DataDirError(
-            f"{path} is not a readable checkpoint database ({err}); nothing was changed. "
-            "Move it aside or choose another --data-dir."
-        ) from None
+        raise DataDirError(open_error(path, "checkpoint database", err)) from None
     return saver
 
 

@@ -12,7 +12,10 @@ wrote to; keeping it here makes isolation a property of one small function.
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 ROOT = "users"
 
@@ -125,3 +128,30 @@ class UserScope:
 
     def owns(self, namespace: tuple[str, ...]) -> bool:
         return tuple(namespace[:2]) == self.root
+
+
+USERS_PAGE = 500  # namespaces read per call when walking every user (a store lists 100 by default)
+
+
+def stored_users(store: Any) -> Iterator[UserScope]:
+    """The scope of every user with something in ``store``: the one walk over users every command uses.
+
+    Each label is decoded with ``user_of_label`` (``first.last@example.com`` is
+    stored as ``first~2Elast@example.com``; a long CJK id's label runs past the
+    256 characters an id may have), and every page of namespaces is read, not only
+    the store's first 100. A label no user id makes is named on stderr and
+    skipped, so one stray namespace cannot stop expiry or retention for everyone.
+    """
+    offset = 0
+    while True:
+        page = store.list_namespaces(prefix=(ROOT,), max_depth=2, limit=USERS_PAGE, offset=offset)
+        for namespace in page:
+            if len(namespace) < 2:
+                continue
+            try:
+                yield UserScope(user_of_label(namespace[1]))
+            except InvalidUserId:
+                print(f"warning: skipped namespace {namespace[1][:60]!r}: not a user label", file=sys.stderr)
+        if len(page) < USERS_PAGE:
+            return
+        offset += USERS_PAGE

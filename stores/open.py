@@ -12,6 +12,7 @@ from langgraph.store.base import BaseStore, TTLConfig
 from models.loader import embedding_dims, load_embeddings
 from stores.backend import backend_from_env
 from stores.data_dir import STORE_SUBDIR, DataDirError, check_embedding_model, prepare_data_dir
+from stores.db_errors import open_error
 
 
 def store_ttl(sweep_minutes: float | None = None) -> TTLConfig:
@@ -50,10 +51,7 @@ def open_store(
     try:
         store = FaissSqliteStore(root / STORE_SUBDIR, index=index, ttl=store_ttl(sweep_minutes))  # type: ignore[arg-type]
     except sqlite3.DatabaseError as err:
-        raise DataDirError(
-            f"{root / STORE_SUBDIR} does not hold a readable memory store ({err}); nothing was changed. "
-            "Move it aside or choose another --data-dir."
-        ) from None
+        raise DataDirError(open_error(root / STORE_SUBDIR, "memory store", err)) from None
     if expire_on_open:
         store.expire()
     return store

@@ -77,11 +77,12 @@ def test_remember_calls_the_semantic_layer_with_the_configured_user(
 ) -> None:
     calls: list[tuple[str, str]] = []
 
-    def fake_remember(env: LayerEnv, text: str, sources: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    def fake_remember(env: LayerEnv, text: str, sources: tuple[str, ...] = ()) -> list[tuple[str, dict[str, Any]]]:
         calls.append((env.scope.user_id, text))
-        return [{"text": text}]
+        return [("new", {"text": text})]
 
-    monkeypatch.setitem(sys.modules, "memory.layers.semantic", types.SimpleNamespace(remember=fake_remember))
+    fake = types.SimpleNamespace(remember_outcomes=fake_remember, NEW="new", KNOWN="already known")
+    monkeypatch.setitem(sys.modules, "memory.layers.semantic", fake)
     tool = _tools(store, "alice", tmp_path)["remember"]
     assert tool.invoke({"text": "I am allergic to peanuts"}) == "Saved: I am allergic to peanuts"
     assert tool.invoke({"text": "my card is 4111 1111 1111 1111"}) == (

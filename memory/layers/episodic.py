@@ -38,6 +38,7 @@ from memory.layers.identifiers import (
     model_summary,
 )
 from memory.layers.scoring import combined_score
+from memory.particulars import same_particulars
 from memory.text import content_words, cosine_similarities
 from memory.text import sentences as split_sentences
 from stores.namespaces import EPISODES
@@ -160,7 +161,8 @@ class EpisodicLayer(LayerBase):
 
     def _is_duplicate(self, env: LayerEnv, ns: tuple[str, ...], text: str) -> bool:
         threshold = self.dedup_threshold if self.dedup_threshold is not None else env.context.dedup_threshold
-        live = [h.value["text"] for h in env.store.search(ns, query=text, limit=5) if not _expired(h.value, env.now)]
+        live = [h.value["text"] for h in env.store.search(ns, query=text, limit=5)
+                if not _expired(h.value, env.now) and same_particulars(text, h.value["text"])]
         return any(sim >= threshold for sim in cosine_similarities(env.embeddings, text, live))
 
     # -- read policy ----------------------------------------------------------------

@@ -20,13 +20,14 @@ from __future__ import annotations
 import logging
 import re
 import uuid
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from memory.layers.scoring import combined_score
 from memory.layers.semantic_history import recall_history
-from memory.layers.semantic_records import Record, store_fact
+from memory.layers.semantic_records import KNOWN, NEW, UPDATED, Record, write_fact
 from memory.layers.semantic_review import answer_reviews, review_items
 from memory.write_policy.base import FactExtractor, split_sentences
 from memory.write_policy.llm import LLMFactExtractor
@@ -87,6 +88,17 @@ def llm_extraction_on(setting: str, chat_spec: str) -> bool:
 
 
 def remember(env: LayerEnv, text: str, sources: Sequence[str] = ()) -> list[Record]:
+    """``remember_outcomes`` less what each write did: the records now current."""
+    return [record for _, record in remember_outcomes(env, text, sources)]
+
+
+def kept_summary(outcomes: Sequence[tuple[str, Record]]) -> str:
+    """What a /remember really kept, in words: "1 new", "1 already known", "1 updated"."""
+    counts = Counter(done for done, _ in outcomes)
+    return ", ".join(f"{counts[done]} {done}" for done in (NEW, UPDATED, KNOWN) if counts[done])
+
+
+def remember_outcomes(env: LayerEnv, text: str, sources: Sequence[str] = ()) -> list[tuple[str, Record]]:
     """Store what the user explicitly asked to remember ("/remember I'm vegan").
 
     The text is the user's own request, so it is not grounded against a turn, and
@@ -100,14 +112,14 @@ def remember(env: LayerEnv, text: str, sources: Sequence[str] = ()) -> list[Reco
         return []
     sources = list(sources) or [f"remember:{uuid.uuid4().hex}"]
     rules = PatternFactExtractor()
-    written: list[Record] = []
+    written: list[tuple[str, Record]] = []
     for sentence in split_sentences(text):
         if len(_LETTERS.findall(sentence)) < MIN_NOTE_LETTERS:
             continue  # punctuation or a stray word from a model's call ("{."): nothing to keep
         for fact in rules.sentence_facts(sentence, sources=list(sources), stated_at=env.now, explicit=True):
-            record = store_fact(env, fact)
+            done, record = write_fact(env, fact)
             if record is not None:
-                written.append(record)
+                written.append((done, record))
     return written
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from memory.clock import parse_time
 from memory.layers.base import LayerEnv
+from memory.particulars import same_particulars
 from memory.text import cosine_similarities
 from memory.write_policy.base import CandidateFact, Slot, join_values, slot_for
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY
@@ -31,12 +32,19 @@ from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY
 log = logging.getLogger(__name__)
 Record = dict[str, Any]
 SEARCH_POOL = 10  # stored facts compared with each new one for dedup and conflicts
+# What writing one fact did, for a reply that says what was really kept.
+NEW, KNOWN, UPDATED = "new", "already known", "updated"
 
 
 def store_fact(env: LayerEnv, fact: CandidateFact) -> Record | None:
     """Write one grounded, secret-free fact. Returns the record now current (or,
     for a fact that ends a slot, the archived one); None when nothing changed.
     """
+    return write_fact(env, fact)[1]
+
+
+def write_fact(env: LayerEnv, fact: CandidateFact) -> tuple[str, Record | None]:
+    """``store_fact`` with what it did: ``NEW``, ``KNOWN`` (a re-statement) or ``UPDATED``."""
     when = (fact.stated_at or env.now).isoformat()
     slot = slot_for(fact.key)
     if slot is not None:
@@ -55,9 +63,10 @@ class _SlotOutcome:
 
     result: Record | None = None
     archived: Record | None = None
+    done: str = KNOWN
 
 
-def _store_keyed(env: LayerEnv, fact: CandidateFact, slot: Slot, when: str) -> Record | None:
+def _store_keyed(env: LayerEnv, fact: CandidateFact, slot: Slot, when: str) -> tuple[str, Record | None]:
     """Update a profile slot as one transaction (``MemoryGate.atomic_update``): two
     runs adding to the same multi-value slot at once must both be kept.
     """
@@ -66,7 +75,7 @@ def _store_keyed(env: LayerEnv, fact: CandidateFact, slot: Slot, when: str) -> R
     outcome = _SlotOutcome()
 
     def change(current: Record | None) -> Record | None:
-        outcome.result, outcome.archived = None, None  # a retried transaction starts afresh
+        outcome.result, outcome.archived, outcome.done = None, None, KNOWN  # a retried transaction starts afresh
         if fact.negation_of is not None:
             return _end_slot(outcome, current, fact, slot, when)
         return _add_to_slot(env, outcome, current, fact, slot, when)
@@ -74,7 +83,7 @@ def _store_keyed(env: LayerEnv, fact: CandidateFact, slot: Slot, when: str) -> R
     env.gate.atomic_update(env.scope.ns(PROFILE), slot.name, change)
     if outcome.archived is not None:
         _archive_copy(env, PROFILE, outcome.archived, when, superseded_by=fact.text)
-    return outcome.result
+    return outcome.done, outcome.result
 
 
 def _add_to_slot(
@@ -82,7 +91,7 @@ def _add_to_slot(
 ) -> Record | None:
     """The slot's new value for a positive fact (``current`` returned as is: no change)."""
     if current is None:
-        outcome.result = _new_record(env, fact, slot.name, when, slot)
+        outcome.result, outcome.done = _new_record(env, fact, slot.name, when, slot), NEW
         return outcome.result
     if slot.multi:
         known = {_norm(v) for v in current["values"]}
@@ -91,7 +100,7 @@ def _add_to_slot(
             outcome.result = _refresh_fields(current, fact, when)
             return outcome.result
         updated = {**_refresh_fields(current, fact, when), "values": merged, "value": join_values(merged)}
-        outcome.result = {**updated, "text": slot.template.format(values=updated["value"])}
+        outcome.result, outcome.done = {**updated, "text": slot.template.format(values=updated["value"])}, UPDATED
         return outcome.result
     if _norm(current["value"]) == _norm(fact.value or ""):
         outcome.result = _refresh_fields(current, fact, when)
@@ -99,7 +108,7 @@ def _add_to_slot(
     if _after(current["updated_at"], when):
         log.info("kept %r: %r was said earlier", current["text"], fact.text)
         return current
-    outcome.archived = current
+    outcome.archived, outcome.done = current, UPDATED
     outcome.result = _new_record(env, fact, slot.name, when, slot)
     return outcome.result
 
@@ -116,6 +125,7 @@ def _end_slot(
         if len(remaining) == len(current["values"]):
             return current
         outcome.archived = outcome.result = _archived(PROFILE, current, when, fact.text)
+        outcome.done = UPDATED
         if not remaining:
             return None
         value = join_values(remaining)
@@ -124,17 +134,18 @@ def _end_slot(
     if not _overlaps(current["value"], fact.value or ""):
         return current
     outcome.archived = outcome.result = _archived(PROFILE, current, when, fact.text)
+    outcome.done = UPDATED
     return None
 
 
-def _store_loose(env: LayerEnv, fact: CandidateFact, when: str) -> Record | None:
+def _store_loose(env: LayerEnv, fact: CandidateFact, when: str) -> tuple[str, Record | None]:
     negated = fact.negation_of is not None
-    _archive_opposites(env, fact.negation_of or fact.text, negated=negated, when=when)
+    ended = _archive_opposites(env, fact.negation_of or fact.text, negated=negated, when=when)
     duplicate = _duplicate(env, fact.text, negated)
     if duplicate is not None:
-        return _refresh(env, duplicate[0], duplicate[1], fact, when)
+        return (UPDATED if ended else KNOWN), _refresh(env, duplicate[0], duplicate[1], fact, when)
     record = _new_record(env, fact, uuid.uuid4().hex, when, None)
-    return _put(env, FACTS, record["id"], record, index=True)
+    return (UPDATED if ended else NEW), _put(env, FACTS, record["id"], record, index=True)
 
 
 def _duplicate(env: LayerEnv, text: str, negated: bool) -> tuple[str, Record] | None:
@@ -142,23 +153,27 @@ def _duplicate(env: LayerEnv, text: str, negated: bool) -> tuple[str, Record] | 
     pool = [(FACTS, i.value) for i in env.store.search(env.scope.ns(FACTS), query=text, limit=SEARCH_POOL)]
     if not negated:
         pool += [(PROFILE, i.value) for i in env.store.search(env.scope.ns(PROFILE), limit=200)]
-    pool = [(k, r) for k, r in pool if (r.get("negation_of") is not None) == negated]
+    pool = [(k, r) for k, r in pool
+            if (r.get("negation_of") is not None) == negated and same_particulars(text, r["text"])]
     sims = cosines(env, text, [r["text"] for _, r in pool])
     best = max(zip(sims, pool), key=lambda x: x[0], default=None)
     return best[1] if best is not None and best[0] >= env.context.dedup_threshold else None
 
 
-def _archive_opposites(env: LayerEnv, base: str, negated: bool, when: str) -> None:
+def _archive_opposites(env: LayerEnv, base: str, negated: bool, when: str) -> int:
     """Archive loose facts of the opposite polarity about the same thing: a new
     'no longer plays tennis' ends 'plays tennis', and a new 'plays tennis' ends
     an older 'no longer plays tennis'. ``base`` is the positive form of the new fact.
     """
     items = env.store.search(env.scope.ns(FACTS), query=base, limit=SEARCH_POOL)
-    opposite = [i.value for i in items if (i.value.get("negation_of") is not None) != negated]
+    opposite = [i.value for i in items if (i.value.get("negation_of") is not None) != negated
+                and same_particulars(base, i.value.get("negation_of") or i.value["text"])]
     sims = cosines(env, base, [r.get("negation_of") or r["text"] for r in opposite])
-    for sim, record in zip(sims, opposite):
-        if sim >= env.context.dedup_threshold and not _after(record["updated_at"], when):
-            _archive(env, FACTS, record, when, superseded_by=None)
+    threshold = env.context.dedup_threshold
+    ended = [r for sim, r in zip(sims, opposite) if sim >= threshold and not _after(r["updated_at"], when)]
+    for record in ended:
+        _archive(env, FACTS, record, when, superseded_by=None)
+    return len(ended)
 
 
 def _new_record(env: LayerEnv, fact: CandidateFact, rid: str, when: str, slot: Slot | None) -> Record:

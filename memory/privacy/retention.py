@@ -49,12 +49,11 @@ from stores.namespaces import (
     MESSAGES,
     PROFILE,
     PROFILE_HISTORY,
-    ROOT,
     RULES,
     SETTINGS,
     THREADS,
     UserScope,
-    user_of_label,
+    stored_users,
 )
 
 EXPIRED = "source expired"
@@ -130,8 +129,8 @@ def enforce_everyone(store: BaseStore, operator_days: float, now: datetime, *, d
                      checkpointer: Any = None) -> list[RetentionReport]:
     """``enforce_retention`` for every user in the store (each user's own limit applies)."""
     reports = []
-    for namespace in store.list_namespaces(prefix=(ROOT,), max_depth=2):
-        where = UserData(store, UserScope(user_of_label(namespace[1])), data_dir, checkpointer)
+    for scope in stored_users(store):
+        where = UserData(store, scope, data_dir, checkpointer)
         reports.append(enforce_retention(where, operator_days, now))
     return reports
 

@@ -18,7 +18,7 @@ from memory.privacy.forget import UserData
 from memory.privacy.retention import RetentionReport, enforce_everyone, enforce_retention
 from memory.privacy.retention_setting import check_days, describe, set_user_days, user_days
 from stores.checkpointer import open_checkpointer
-from stores.namespaces import ROOT, UserScope, user_of_label
+from stores.namespaces import stored_users
 
 
 def sweep_retention(store: BaseStore, context: Any, now: datetime | None = None) -> list[RetentionReport]:
@@ -26,8 +26,7 @@ def sweep_retention(store: BaseStore, context: Any, now: datetime | None = None)
     something.
     """
     operator_days = float(context.retention_days or 0)
-    if operator_days <= 0 and not any(user_days(store, UserScope(user_of_label(ns[1])))
-                                      for ns in store.list_namespaces(prefix=(ROOT,), max_depth=2)):
+    if operator_days <= 0 and not any(user_days(store, scope) for scope in stored_users(store)):
         return []  # retention off for everyone: nothing is opened, nothing changes
     saver = open_checkpointer(context.data_dir, redact=context.redact_input)
     try:

@@ -65,15 +65,15 @@ def make_memory_tools(
         kinds = sorted({kind for _, _, kind in find_secrets(text)})
         if kinds:
             return f"Not saved: that contains a secret ({', '.join(kinds)}). I never store secrets."
-        from memory.layers.semantic import remember as semantic_remember  # written alongside; import on use
+        from memory.layers.semantic import KNOWN, NEW, remember_outcomes  # written alongside; import on use
 
         try:  # the write gate decides; with memory off it refuses and nothing is stored
-            saved = semantic_remember(replace(env, now=clock.now()), text)
+            saved = remember_outcomes(replace(env, now=clock.now()), text)
         except MemoryOff:
             return MEMORY_OFF
-        if not saved:
+        if not saved or all(done == KNOWN for done, _ in saved):
             return "Nothing new to save: I already know that."
-        return "Saved: " + "; ".join(_describe(s) for s in saved)
+        return "Saved: " + "; ".join(_describe(s) + ("" if done == NEW else f" ({done})") for done, s in saved)
 
     def search_memory(query: str) -> str:
         """Search what you remember about the user (facts, profile, past conversations)."""

@@ -27,7 +27,7 @@ from memory.clock import parse_time
 from memory.layers.base import LayerEnv
 from memory.upkeep.items import all_items, expired, pause, read_state, write_state
 from memory.upkeep.report import StepReport
-from stores.namespaces import EPISODES, FACTS, PROFILE, ROOT, UserScope
+from stores.namespaces import EPISODES, FACTS, PROFILE, stored_users
 
 REVIEWED_SLOTS = frozenset({"diet", "location", "occupation", "employer", "relationship_status"})
 EXPIRING_KINDS = (EPISODES, FACTS)
@@ -57,8 +57,8 @@ def expire_step(env: LayerEnv, *, dry_run: bool, review: bool = True) -> StepRep
 def expire_everyone(store: BaseStore, context: Any, embeddings: Embeddings) -> int:
     """Every user's items past their ``expires_at`` (at the clock's now), deleted and scrubbed; how many."""
     removed = 0
-    for namespace in store.list_namespaces(prefix=(ROOT,), max_depth=2):
-        env = LayerEnv(store=store, scope=UserScope(namespace[1]), context=context, embeddings=embeddings)
+    for scope in stored_users(store):
+        env = LayerEnv(store=store, scope=scope, context=context, embeddings=embeddings)
         removed += sum(expire_step(env, dry_run=False, review=False).counts.values())
     return removed
 

@@ -23,6 +23,7 @@ from langgraph.store.base import Item
 from memory.clock import parse_time
 from memory.layers.base import LayerEnv
 from memory.layers.semantic_records import archive_record
+from memory.particulars import same_particulars
 from memory.upkeep.items import all_items, expired, pause, union
 from memory.upkeep.report import StepReport
 from stores.namespaces import EPISODES, FACTS
@@ -64,8 +65,9 @@ def _groups(env: LayerEnv, items: list[Item], threshold: float, polarity: Any) -
             i = parent[i]
         return i
 
+    texts = [i.value["text"] for i in items]
     for a, b in zip(*np.nonzero(np.triu(sims >= threshold, k=1))):
-        if polarity(items[a].value) == polarity(items[b].value):
+        if polarity(items[a].value) == polarity(items[b].value) and same_particulars(texts[a], texts[b]):
             parent[root(int(a))] = root(int(b))
     groups: dict[int, list[Item]] = {}
     for i, item in enumerate(items):
