@@ -157,7 +157,8 @@ class MemoryAgent:
     def resume(self, thread: str, approve: bool) -> TurnResult:
         """Answer a pending rule review."""
         with self._writing():
-            out = self.sync_graph.invoke(Command(resume={"approve": approve}), self.config(thread), context=self.context)
+            out = self.sync_graph.invoke(Command(resume={"approve": approve}), self.config(thread),
+                                         context=self.context)
         self._schedule(thread)
         return self._result(out)
 

@@ -60,7 +60,8 @@ class AsyncMemoryAgent(MemoryAgent):
 
     def turn_input(self, text: str, thread: str) -> dict[str, Any]:
         """The graph input of one turn on ``thread``, checked and redacted (for ``graph.astream``);
-        bad input raises ``InvalidInput``."""
+        bad input raises ``InvalidInput``.
+        """
         return self._turn(text, thread)
 
     async def asay(self, text: str, thread: str) -> TurnResult:

@@ -40,8 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.learned_fusion.model import FusionModel
 from bench.e5_embeddings import load_encoder
+from bench.learned_fusion.model import FusionModel
 from bench.locomo_rows import ABLATION, BEFORE, LADDER
 from bench.message_levers.layer import LeverMessageLog
 from bench.recall_baselines import FreshQueries, baseline_rankers, plain_text
