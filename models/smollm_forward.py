@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from models.blas_threads import one_blas_thread
 from models.smollm_weights import SmolLM
 
 REPEAT_WINDOW = 64  # tokens; llama.cpp's repeat_last_n, so the penalty reads as it did there
@@ -129,4 +130,5 @@ def generate(model: SmolLM, prompt: list[int], max_tokens: int, temperature: flo
         yield token
         if len(reply) >= max_tokens:
             return
-        logits = forward(model, [token], cache)
+        with one_blas_thread():
+            logits = forward(model, [token], cache)
