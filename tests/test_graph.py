@@ -60,7 +60,7 @@ def test_each_default_layer_is_a_recall_node_and_a_consolidation_node() -> None:
 def test_the_graph_declares_its_input_and_output() -> None:
     graph = build_graph(layers=[]).compile()
     assert set(graph.get_input_jsonschema()["properties"]) == {
-        "messages", "mode", "chat_thread", "defer_consolidation", "end_session", "consolidate_thread"
+        "messages", "mode", "chat_thread", "defer_consolidation"
     }
     assert set(graph.get_output_jsonschema()["properties"]) == {
         "messages", "recalled", "system_prompt", "error", "notice", "memory_usage", "answer_check"
