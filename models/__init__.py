@@ -1,9 +1,8 @@
 """Chat and embedding models by spec (models/loader.py).
 
-OpenMP threads sleep rather than spin while they wait (set before torch loads):
-with spinning, two torch threads on a 2-core machine shared with one other busy
-process decoded SmolLM2 at 0.8-2.6 tokens/s instead of about 17
-(bench/README.md, "Embedded chat model").
+OpenMP threads (FAISS's) sleep rather than spin while they wait, set before any loads:
+spinning threads on a 2-core machine shared with another busy process once slowed the
+embedded chat model from about 17 tokens/s to 0.8-2.6 (when it ran on torch).
 """
 
 import os
