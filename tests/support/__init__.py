@@ -1,0 +1,1 @@
+"""Helpers the tests share (fixtures stay in conftest.py): no test module imports another."""
