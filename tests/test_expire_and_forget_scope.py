@@ -14,7 +14,7 @@ import pytest
 from app.runtime import MemoryAgent
 from graph.context import Context
 from memory.tools.memory_tools import make_memory_tools
-from tests.test_five_checks import MODELS, Cli
+from tests.support.agent_cli import MODELS, Cli
 
 
 def _store_bytes(store_dir: Path, needle: bytes) -> list[str]:

@@ -19,7 +19,7 @@ from models.loader import HashEmbeddings
 from stores.open import store_ttl
 from stores.postgres import HybridPostgresStore, open_postgres_store
 from tests.conftest import ROOT
-from tests.test_five_checks import MODELS, Cli
+from tests.support.agent_cli import MODELS, Cli
 
 EMB = HashEmbeddings(64)
 NS = ("users", "alice", "facts")

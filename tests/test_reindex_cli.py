@@ -15,7 +15,7 @@ from memory.layers.message_reindex import stale
 from nodes.importer import import_messages, parse_import
 from stores.namespaces import MESSAGES, UserScope
 from tests.conftest import ROOT
-from tests.test_five_checks import MODELS, Cli
+from tests.support.agent_cli import MODELS, Cli
 
 LINES = [
     '{"thread": "s1", "id": "m1", "time": "2024-03-01T10:00:00", "role": "user", "text": '

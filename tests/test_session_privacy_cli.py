@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_five_checks import MODELS, Cli
+from tests.support.agent_cli import MODELS, Cli
 
 PASSWORD = "Tr0ub4dor&3x"
 API_KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz123456"
