@@ -34,7 +34,7 @@ from memory.tools.memory_tools import make_memory_tools
 from memory.write_policy.gate import MemoryOff
 from nodes.importer import import_messages
 from stores.namespaces import SETTINGS, THREADS, UserScope
-from tests.conftest import BackendUnderTest, empty_database, use_backend
+from tests.support.backends import BackendUnderTest, empty_database, use_backend
 
 ROOT = Path(__file__).resolve().parents[1]
 OFF_MESSAGE = "long-term memory is off for this user; nothing was saved"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.support import ROOT
 from tests.support.agent_cli import assert_respects
 
 MODELS = {

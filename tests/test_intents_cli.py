@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 MODELS = ["--chat-model", "scripted", "--embedding-model", "hash:384"]
 

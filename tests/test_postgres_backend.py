@@ -18,7 +18,7 @@ import pytest
 from models.loader import HashEmbeddings
 from stores.open import store_ttl
 from stores.postgres import HybridPostgresStore, open_postgres_store
-from tests.conftest import ROOT
+from tests.support import ROOT
 from tests.support.agent_cli import MODELS, Cli
 
 EMB = HashEmbeddings(64)

@@ -14,7 +14,7 @@ from memory.layers.message_log import MessageLogLayer
 from memory.layers.message_reindex import stale
 from nodes.importer import import_messages, parse_import
 from stores.namespaces import MESSAGES, UserScope
-from tests.conftest import ROOT
+from tests.support import ROOT
 from tests.support.agent_cli import MODELS, Cli
 
 LINES = [

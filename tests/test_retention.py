@@ -23,8 +23,8 @@ from memory.clock import parse_now
 from memory.tools.memory_files import MemoryFiles
 from memory.upkeep.run import run_upkeep
 from stores.namespaces import UserScope
-from tests.conftest import BackendUnderTest
 from tests.retention_world import NOW, cli, cli_env, export, import_file, markers, ok
+from tests.support.backends import BackendUnderTest
 
 OLD_CHAT, NEW_CHAT = "zorbchatold", "zorbchatnew"
 OLD_NOTE, NEW_NOTE = "zorbnoteold", "zorbnotenew"

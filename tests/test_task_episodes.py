@@ -20,7 +20,8 @@ from memory.tasks.rules import approach_of, is_task, verdict
 from models.scripted_chat import ScriptedChatModel
 from stores.namespaces import TASK_POOL, TASKS, UserScope
 from tests.chat_driver import cli_env
-from tests.conftest import ROOT, BackendUnderTest
+from tests.support import ROOT
+from tests.support.backends import BackendUnderTest
 
 LETTER = "Write a cover letter for a barista job at a cafe."
 LETTER_AGAIN = "Write a cover letter for a barista job at a bakery."

@@ -18,7 +18,7 @@ from memory.privacy.consent import MEMORY_SWITCH_KEY, set_memory_enabled
 from memory.write_policy.gate import MemoryGate, MemoryOff, MissingProvenance, OutsideScope, TooLarge
 from models.loader import HashEmbeddings
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, SETTINGS, THREADS, UserScope
-from tests.conftest import BackendUnderTest, StoreOn
+from tests.support.backends import BackendUnderTest, StoreOn
 
 EMB = HashEmbeddings(64)
 ALICE, BOB = UserScope("alice"), UserScope("bob")

@@ -64,3 +64,9 @@ def assert_respects(answer: str, memory: str) -> None:
     if found:
         assert all(item in flag for item in found) and second_person(memory) in flag, answer
     assert answer.strip(), "empty answer"
+
+
+def files_with(root: Path, needle: str) -> list[str]:
+    """Every file under ``root`` whose bytes hold ``needle`` (any case)."""
+    low = needle.lower().encode()
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and low in p.read_bytes().lower())
