@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import tempfile
@@ -107,10 +108,49 @@ def pg_database(pg_admin: str, _pg_test_db: str) -> Iterator[BackendUnderTest]:
     yield BackendUnderTest("postgres", make_conninfo(pg_admin, dbname=_pg_test_db), pg_admin, _pg_test_db)
 
 
-@pytest.fixture(params=["local", "postgres"])
+@pytest.fixture
 def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> BackendUnderTest:
-    """The backend a test runs on; its env is set for this process and the CLIs it starts."""
-    return use_backend(request.param, request, monkeypatch)
+    """The backend a test runs on; its env is set for this process and the CLIs it starts.
+
+    FAISS + SQLite for every test; Postgres as well for the tests that need the matrix
+    (``pytest_generate_tests`` below).
+    """
+    return use_backend(getattr(request, "param", "local"), request, monkeypatch)
+
+
+BOTH_BACKENDS = ("local", "postgres")
+
+
+def _reads_backend_files(metafunc: pytest.Metafunc) -> bool:
+    """Does the test, or a fixture it uses, search the backend's own files (``files_containing``)?
+
+    Postgres keeps bytes in a separate place (its database files), so a privacy byte search
+    is a separate code path there and runs on both backends.
+    """
+    funcs = [metafunc.function]
+    for defs in getattr(metafunc, "_arg2fixturedefs", {}).values():
+        funcs += [d.func for d in defs]
+    for func in funcs:
+        try:
+            if "files_containing" in inspect.getsource(func):
+                return True
+        except (OSError, TypeError):
+            continue
+    return False
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The Postgres matrix only where it checks something: the store-contract and parity tests
+    (marked ``both_backends``) and the privacy byte searches; every other test runs on FAISS + SQLite.
+    """
+    if "backend" not in metafunc.fixturenames:
+        return
+    for mark in metafunc.definition.iter_markers("parametrize"):
+        names = mark.args[0].split(",") if isinstance(mark.args[0], str) else mark.args[0]
+        if "backend" in [n.strip() for n in names]:
+            return  # the test names its own backends
+    both = metafunc.definition.get_closest_marker("both_backends") is not None or _reads_backend_files(metafunc)
+    metafunc.parametrize("backend", BOTH_BACKENDS if both else ("local",), indirect=True)
 
 
 

@@ -16,6 +16,8 @@ from memory.tools.memory_files import MemoryFiles
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, SETTINGS, THREADS, UserScope
 from tests.support.backends import StoreOn
 
+pytestmark = pytest.mark.both_backends  # the export is a parity check: the same export from both stores
+
 ALICE, BOB = UserScope("alice"), UserScope("bob")
 
 

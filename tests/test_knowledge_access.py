@@ -24,6 +24,8 @@ from tests.support.knowledge import POLICY, chat, cli_env
 from tests.support.knowledge import cli as _cli
 from tests.support.knowledge import search as _search
 
+pytestmark = pytest.mark.both_backends  # its subject: the same access rules and ingest guarantees on both stores
+
 
 def _knowledge(data: Path) -> list[tuple[str, str, str]]:
     return sorted((h["title"], h["section"], h["text"]) for h in _search(data, "zorblaxpolicy returned cheese", k=50))

@@ -20,6 +20,8 @@ from models.loader import HashEmbeddings
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, SETTINGS, THREADS, UserScope
 from tests.support.backends import BackendUnderTest, StoreOn
 
+pytestmark = pytest.mark.both_backends  # the gate guards both stores' write paths (and searches their bytes)
+
 EMB = HashEmbeddings(64)
 ALICE, BOB = UserScope("alice"), UserScope("bob")
 PASSWORD = "hunter2-Blue"
