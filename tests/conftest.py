@@ -45,7 +45,7 @@ def llama_server():
     server for that alias (one process per alias, so no test pays for model swaps);
     all stop when the session ends.
     """
-    from tests.llama_server import LlamaServers
+    from tests.support.llama_server import LlamaServers
 
     servers = LlamaServers()
     try:

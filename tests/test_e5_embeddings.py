@@ -15,7 +15,7 @@ import pytest
 from app.cli import main
 from models.e5_embeddings import missing_cpu_flags
 from models.loader import embedding_dims, load_embeddings
-from tests.cli_run import cli_env, run_cli
+from tests.support.cli_run import cli_env, run_cli
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -4,7 +4,7 @@ Each step is a separate `memory-agent` call fed through stdin that opens and clo
 agent on the data dir, so every check crosses a restart (in this process; the canary
 below crosses real processes). They run with the scripted chat model and hash
 embeddings (exact and fast), with the embedded default models (slow), and with
-``openai:`` pointed at a real llama.cpp server (slow; tests/llama_server.py).
+``openai:`` pointed at a real llama.cpp server (slow; tests/support/llama_server.py).
 """
 
 from __future__ import annotations

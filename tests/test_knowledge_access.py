@@ -32,7 +32,7 @@ def _knowledge(data: Path) -> list[tuple[str, str, str]]:
 
 
 def test_no_tool_chat_command_mcp_tool_or_gate_writes_knowledge(tmp_path: Path, backend: BackendUnderTest) -> None:
-    from tests.mcp_client import call, stdio_session
+    from tests.support.mcp_client import call, stdio_session
 
     data, docs = tmp_path / "data", tmp_path / "docs"
     docs.mkdir()

@@ -18,10 +18,10 @@ from graph.context import Context
 from memory.tasks.rules import approach_of, is_task, verdict
 from models.scripted_chat import ScriptedChatModel
 from stores.namespaces import TASK_POOL, TASKS, UserScope
-from tests.chat_driver import cli_env
 from tests.support import ROOT
 from tests.support import cli as in_process
 from tests.support.backends import BackendUnderTest
+from tests.support.chat_driver import cli_env
 
 LETTER = "Write a cover letter for a barista job at a cafe."
 LETTER_AGAIN = "Write a cover letter for a barista job at a bakery."

@@ -16,7 +16,7 @@ from graph.context import Context
 from memory.upkeep.items import PAUSE_ENV
 from stores.namespaces import EPISODES, FACTS, PROFILE
 from tests.support import cli as in_process
-from tests.upkeep_helpers import plant, session, snapshot
+from tests.support.upkeep_helpers import plant, session, snapshot
 
 
 def _untimed(report: str) -> str:

@@ -22,7 +22,7 @@ import traceback
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 MODULE = ("-m", "app.cli")
 
@@ -44,8 +44,8 @@ def _forget_remote_chat_models(argv: Sequence[str], env: Mapping[str, str] | Non
 
 
 @contextlib.contextmanager
-def _process_like(env: Mapping[str, str] | None, cwd: str | Path | None, stdin: str,
-                  out: io.StringIO, err: io.StringIO) -> Iterator[None]:
+def _process_like(env: Mapping[str, str] | None, cwd: str | Path | None, stdin: TextIO,
+                  out: TextIO, err: TextIO) -> Iterator[None]:
     """This process made to look like a fresh ``memory-agent`` one for the duration, then put back."""
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
     saved_streams = sys.stdin, sys.stdout, sys.stderr
@@ -55,7 +55,7 @@ def _process_like(env: Mapping[str, str] | None, cwd: str | Path | None, stdin: 
             os.environ.update(env)
         if cwd is not None:
             os.chdir(cwd)
-        sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
+        sys.stdin, sys.stdout, sys.stderr = stdin, out, err
         with warnings.catch_warnings():
             # A new interpreter's filters, shown on its stderr (pytest would otherwise record them).
             warnings.resetwarnings()
@@ -106,12 +106,19 @@ def main(argv: Sequence[str], *, stdin: str | None = None, env: Mapping[str, str
 
     Past ``timeout`` seconds it raises ``subprocess.TimeoutExpired``, as ``subprocess.run`` does.
     """
+    out, err = io.StringIO(), io.StringIO()
+    code = main_on(argv, io.StringIO(stdin or ""), out, err, env=env, cwd=cwd, timeout=timeout)
+    return subprocess.CompletedProcess(list(argv), code, out.getvalue(), err.getvalue())
+
+
+def main_on(argv: Sequence[str], stdin: TextIO, out: TextIO, err: TextIO, *, env: Mapping[str, str] | None = None,
+            cwd: str | Path | None = None, timeout: float | None = None) -> int:
+    """``main`` on streams of the caller's (a stdin fed line by line, say); returns the exit code."""
     from app.cli import main as cli_main
 
-    out, err = io.StringIO(), io.StringIO()
     _forget_remote_chat_models(argv, env)
     _fresh_process_state()
-    with _deadline(argv, timeout), _process_like(env, cwd, stdin or "", out, err):
+    with _deadline(argv, timeout), _process_like(env, cwd, stdin, out, err):
         try:
             code: Any = cli_main(list(argv))
         except subprocess.TimeoutExpired:
@@ -125,7 +132,7 @@ def main(argv: Sequence[str], *, stdin: str | None = None, env: Mapping[str, str
             traceback.print_exc(file=err)
             code = 1
     _forget_remote_chat_models(argv, env)
-    return subprocess.CompletedProcess(list(argv), int(code or 0), out.getvalue(), err.getvalue())
+    return int(code or 0)
 
 
 def run(cmd: Sequence[str], *, input: str | None = None, env: Mapping[str, str] | None = None,  # noqa: A002

@@ -16,8 +16,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from tests.cli_run import ROOT
 from tests.support import cli as in_process
+from tests.support.cli_run import ROOT
 
 START = datetime(2025, 1, 6, 18, 0, tzinfo=UTC)
 NOW = "2026-03-01T09:00:00+00:00"

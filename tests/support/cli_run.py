@@ -13,7 +13,7 @@ from typing import Any
 
 from tests.support import cli as in_process
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FAST = ("--chat-model", "scripted", "--embedding-model", "hash:64")
 
 
