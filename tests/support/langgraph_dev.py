@@ -88,7 +88,7 @@ def wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
                     return
         except OSError:
             pass
-        time.sleep(1)
+        time.sleep(0.2)  # polling for /ok: the server answers it as soon as it is up
     pytest.fail(f"langgraph dev did not answer within {START_TIMEOUT_S}s:\n{log_tail(log)}")
 
 
