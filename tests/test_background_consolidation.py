@@ -4,7 +4,6 @@ and once flushed the same memories as the synchronous path."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from graph.context import Context
 from memory.layers import default_layers
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage
 from stores.namespaces import FACTS, PROFILE
+from tests.support import cli as in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 TURNS = ["I'm vegan.", "I live in Lisbon.", "My sister Ana works at Siemens."]
@@ -148,10 +148,10 @@ def test_the_cli_chat_defers_and_flushes_on_exit(tmp_path: Path) -> None:
     base = [sys.executable, "-m", "app.cli", "--data-dir", str(data), "--chat-model", "scripted",
             "--embedding-model", "hash:64"]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "MEMORY_CONSOLIDATION_DELAY_S": "30"}
-    chat = subprocess.run([*base, "chat", "--user", "alice", "--thread", "t1"], input="I'm vegan.\n/quit\n",
+    chat = in_process.run([*base, "chat", "--user", "alice", "--thread", "t1"], input="I'm vegan.\n/quit\n",
                           capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
     assert chat.returncode == 0, chat.stderr[-2000:]
-    shown = subprocess.run([*base, "memories", "--user", "alice"], capture_output=True, text=True, timeout=300,
+    shown = in_process.run([*base, "memories", "--user", "alice"], capture_output=True, text=True, timeout=300,
                            cwd=ROOT, env=env)
     assert shown.returncode == 0, shown.stderr[-2000:]
     assert "vegan" in shown.stdout.lower()

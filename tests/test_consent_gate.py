@@ -34,7 +34,8 @@ from memory.tools.memory_tools import make_memory_tools
 from memory.write_policy.gate import MemoryOff
 from nodes.importer import import_messages
 from stores.namespaces import SETTINGS, THREADS, UserScope
-from tests.conftest import BackendUnderTest, empty_database, use_backend
+from tests.support import cli as in_process
+from tests.support.backends import BackendUnderTest, empty_database, use_backend
 
 ROOT = Path(__file__).resolve().parents[1]
 OFF_MESSAGE = "long-term memory is off for this user; nothing was saved"
@@ -44,7 +45,7 @@ def cli(data: Path, *args: str, stdin: str | None = None) -> subprocess.Complete
     cmd = [sys.executable, "-m", "app.cli", "--data-dir", str(data), "--chat-model", "scripted",
            "--embedding-model", "hash:64", *args]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    done = in_process.run(cmd, input=stdin, capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     return done
 

@@ -24,7 +24,7 @@ from graph.context import Context
 from memory.layers import default_layers
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage
 from stores.namespaces import FACTS, PROFILE
-from tests.test_respond_tools import call, capable, fake
+from tests.support.tool_calls import call, capable, fake
 
 FIXED_NOW = "2025-03-10T10:00:00Z"
 

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from graph.context import Context
-from tests.chat_driver import chat, cli, cli_env, memories
+from tests.support.chat_driver import chat, cli, cli_env, memories
 
 # The field's default (the suite's environment sets 0, tests/conftest.py): these tests are about it.
 DELAY = next(f.default for f in dataclasses.fields(Context) if f.name == "consolidation_delay_s")
 PAUSE = 2.5  # longer than the delay: the worker runs before the next line arrives
-pytestmark = pytest.mark.slow  # MiniLM loads in every process (~9 s)
+pytestmark = pytest.mark.slow  # MiniLM, and real pauses longer than the default delay
 
 
 def test_default_delay_the_tomasz_profile_keeps_every_fact(tmp_path: Path) -> None:

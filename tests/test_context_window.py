@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli_run import cli_env, export, run_cli
+from tests.support.cli_run import cli_env, export, run_cli
 
 WINDOW = 1900
 REPLY = "Noted, thank you."

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.test_five_checks import assert_respects
+from tests.support import ROOT
+from tests.support.agent_cli import assert_respects
 
 MODELS = {
     "scripted": ["--chat-model", "scripted", "--embedding-model", "hash:384"],

@@ -19,7 +19,7 @@ from bench.learned_gate.train import main as train
 from memory.write_policy.base import CandidateFact
 from memory.write_policy.parse import parse
 from memory.write_policy.pattern_extractor import PatternFactExtractor
-from tests.extract_helpers import grounded_facts
+from tests.support.extract_helpers import grounded_facts
 
 ROOT = Path(__file__).resolve().parent.parent
 DURABLE = [

@@ -16,7 +16,7 @@ from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.episodic import Episode, EpisodicLayer, importance
 from models.loader import HashEmbeddings
 from stores.namespaces import EPISODES, UserScope
-from tests.conftest import StoreOn
+from tests.support.backends import StoreOn
 
 NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
 EMB = HashEmbeddings(384)

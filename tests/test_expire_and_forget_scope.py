@@ -7,6 +7,7 @@ disk forensics tool would, not through the store API.
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from app.runtime import MemoryAgent
 from graph.context import Context
 from memory.tools.memory_tools import make_memory_tools
-from tests.test_five_checks import MODELS, Cli
+from tests.support.agent_cli import MODELS, Cli
 
 
 def _store_bytes(store_dir: Path, needle: bytes) -> list[str]:
@@ -40,7 +41,9 @@ def test_expire_removes_expired_episodes_from_disk(tmp_path: Path, monkeypatch: 
     monkeypatch.delenv("MEMORY_EPISODE_TTL_DAYS")
     (key,) = _episode_keys(data / "store", "alice")
     assert _store_bytes(data / "store", key.encode()) != []  # on disk until swept
-    out = cli.run("expire")
+    # A minute on (the clock every command reads): past the TTL however fast the calls come, no sleep.
+    later = (datetime.now(UTC) + timedelta(minutes=1)).isoformat()
+    out = cli.run("--now", later, "expire")
     assert out.startswith("1 expired item(s) removed")
     assert _store_bytes(data / "store", key.encode()) == []
     assert _store_bytes(data / "store", b'"summarizer":"extractive"') == []  # no episode value left anywhere

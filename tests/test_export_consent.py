@@ -14,7 +14,9 @@ from memory.privacy.consent import MEMORY_SWITCH_KEY, is_memory_enabled, set_mem
 from memory.privacy.export import export_user, render_memories
 from memory.tools.memory_files import MemoryFiles
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, SETTINGS, THREADS, UserScope
-from tests.conftest import StoreOn
+from tests.support.backends import StoreOn
+
+pytestmark = pytest.mark.both_backends  # the export is a parity check: the same export from both stores
 
 ALICE, BOB = UserScope("alice"), UserScope("bob")
 

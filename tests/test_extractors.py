@@ -16,7 +16,7 @@ from memory.write_policy.grounding import ground
 from memory.write_policy.llm import ExtractedFact, ExtractedFacts, LLMFactExtractor
 from memory.write_policy.pattern_extractor import PatternFactExtractor
 from memory.write_policy.person import third_person
-from tests.extract_helpers import grounded_facts
+from tests.support.extract_helpers import grounded_facts
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 SECRET = "sk-abcdefghijklmnop1234"

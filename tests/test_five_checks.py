@@ -1,68 +1,20 @@
-"""The five checks of a working chat memory, through the real CLI, one process per step.
+"""The five checks of a working chat memory, through the real CLI, one call per step.
 
-Each step is a separate `memory-agent` process fed through stdin, so every check
-crosses a real restart. They run with the scripted chat model and hash
+Each step is a separate `memory-agent` call fed through stdin that opens and closes the
+agent on the data dir, so every check crosses a restart (in this process; the canary
+below crosses real processes). They run with the scripted chat model and hash
 embeddings (exact and fast), with the embedded default models (slow), and with
-``openai:`` pointed at a real llama.cpp server (slow; tests/llama_server.py).
+``openai:`` pointed at a real llama.cpp server (slow; tests/support/llama_server.py).
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from bench.answer_check_lexicon import checks_for
-from nodes.check.memories import second_person
-from tests.conftest import ROOT
-
-MODELS = {
-    "scripted": ["--chat-model", "scripted", "--embedding-model", "hash:384"],
-    "local": ["--chat-model", "local", "--embedding-model", "local"],
-    "openai": ["--chat-model", "openai:smollm", "--embedding-model", "hash:384"],
-}
-
-
-class Cli:
-    def __init__(self, data: Path, models: list[str]) -> None:
-        self.base = [sys.executable, "-m", "app.cli", "--data-dir", str(data), *models]
-
-    def run(self, *args: str, stdin: str = "") -> str:
-        env = {"MEMORY_MAX_NEW_TOKENS": "24", "MEMORY_REVIEW_RULES": "false", "HF_HUB_OFFLINE": "1"}
-        done = subprocess.run(
-            [*self.base, *args], input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=600,
-            env={**__import__("os").environ, **env},
-        )
-        assert done.returncode == 0, done.stderr[-2000:]
-        return done.stdout
-
-    def chat(self, user: str, thread: str, *lines: str) -> str:
-        return self.run("chat", "--user", user, "--thread", thread, stdin="\n".join(lines) + "\n/quit\n")
-
-    def prompt_after(self, user: str, thread: str, question: str) -> str:
-        return self.turn(user, thread, question)[0]
-
-    def turn(self, user: str, thread: str, question: str) -> tuple[str, str, str]:
-        """(assembled prompt, answer shown, answer-check report) for one question."""
-        out = self.chat(user, thread, question, "/prompt")
-        answer = out.split("agent> ", 1)[1].split("you> ", 1)[0].strip()
-        prompt, check = out.split("----- system prompt -----", 1)[1].split("----- end of prompt -----", 1)
-        return prompt, answer, check
-
-    def export(self, user: str) -> dict:
-        return json.loads(self.run("memories", "--user", user, "--json"))
-
-
-def assert_respects(answer: str, memory: str) -> None:
-    """No food the memory forbids in the answer, unless a Memory check line names it."""
-    body, _, flag = answer.partition("Memory check:")
-    found = [item for check in checks_for(memory) for item in check.find(body)]
-    if found:
-        assert all(item in flag for item in found) and second_person(memory) in flag, answer
-    assert answer.strip(), "empty answer"
+from tests.support.agent_cli import MODELS, Cli, assert_respects
 
 
 @pytest.mark.parametrize(
@@ -118,3 +70,16 @@ def test_five_checks(
     cli.export("alice")  # a fresh process opens (and reconciles) everything again
     assert backend.files_containing(data, b"peanut") == []
     assert "vegan" in json.dumps(cli.export("alice")["profile"]["current"])  # the rest survives
+
+
+def test_what_one_process_stored_the_next_process_recalls_and_forget_reaches_the_files(tmp_path: Path) -> None:
+    """The canary of a restart across real processes: checks 1 and 4 with a new ``python -m app.cli`` per step."""
+    data = tmp_path / "data"
+    cli = Cli(data, MODELS["scripted"], process=True)
+    cli.chat("alice", "s1", "I'm vegetarian.", "I'm allergic to peanuts.", "/end")
+    prompt, _, check = cli.turn("alice", "s2", "Can you suggest a recipe for dinner?")
+    assert "vegetarian" in prompt and "diet: vegetarian" in check
+    cli.chat("alice", "s3", "/forget peanuts")
+    exported = cli.export("alice")  # a fresh process opens (and reconciles) everything again
+    assert "peanut" not in json.dumps(exported).lower() and "vegetarian" in json.dumps(exported)
+    assert [str(p) for p in data.rglob("*") if p.is_file() and b"peanut" in p.read_bytes().lower()] == []

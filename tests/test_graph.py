@@ -14,7 +14,7 @@ from graph.builder import NODES, build_graph
 from models.scripted_chat import ScriptedChatModel
 from nodes.input_check import InvalidInput
 from stores.namespaces import MESSAGES, PROFILE, UserScope
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 
 def test_graph_reads_commands_retrieve_assemble_respond_tools_check_consolidate() -> None:

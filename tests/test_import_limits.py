@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_run import FAST, export, run_cli
+from tests.support.cli_run import FAST, export, run_cli
 
 GOOD = {"thread": "t1", "time": "2025-03-02T10:00:00Z", "role": "user", "text": "I keep bees in Lyon."}
 

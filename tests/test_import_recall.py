@@ -22,6 +22,7 @@ from nodes.importer import ImportLineError, import_jsonl
 from nodes.recall import QueryLineError, recall_queries
 from stores.faiss_sqlite import FaissSqliteStore
 from stores.namespaces import FACTS, MESSAGES, UserScope
+from tests.support import cli as in_process
 
 DATA = Path(__file__).parent / "fixtures" / "small_import.jsonl"
 GOOD = json.loads(DATA.read_text().splitlines()[0])
@@ -138,7 +139,7 @@ def test_cli_import_of_a_bad_file_prints_one_line_and_keeps_what_was_stored(tmp_
     base = [sys.executable, "-m", "app.cli", "--chat-model", "scripted", "--embedding-model", "hash:64"]
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([*base, *args], env=run_env, capture_output=True, text=True, timeout=120)
+        return in_process.run([*base, *args], env=run_env, capture_output=True, text=True, timeout=120)
 
     def memories() -> dict[str, Any]:
         export = json.loads(cli("memories", "--user", "u1", "--json").stdout)

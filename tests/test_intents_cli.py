@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.support import ROOT
+from tests.support import cli as in_process
 
 MODELS = ["--chat-model", "scripted", "--embedding-model", "hash:384"]
 
 
 def _cli(data: Path, *args: str, stdin: str = "") -> str:
     env = {**os.environ, "MEMORY_REVIEW_RULES": "false", "HF_HUB_OFFLINE": "1"}
-    done = subprocess.run(
+    done = in_process.run(
         [sys.executable, "-m", "app.cli", "--data-dir", str(data), *MODELS, *args],
         input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=600, env=env,
     )

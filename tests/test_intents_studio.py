@@ -1,7 +1,7 @@
 """A plain-words forget in Studio: the confirmation interrupt resumed both ways through the SDK,
 and a listing or a forget that consolidates the turns still deferred first.
 
-One real ``langgraph dev`` (started as in tests/test_studio_e2e.py), scripted
+One real ``langgraph dev`` (tests/support/langgraph_dev.py), scripted
 chat model and hash embeddings.
 """
 
@@ -12,7 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.test_studio_e2e import RUN_TIMEOUT_S, dev_server, pytestmark  # noqa: F401  (same skip rule)
+from tests.support.langgraph_dev import NEEDS_LANGGRAPH, RUN_TIMEOUT_S, dev_server
+
+pytestmark = NEEDS_LANGGRAPH
 
 
 async def _drive(url: str) -> None:

@@ -1,7 +1,8 @@
 """The shared knowledge base through the real CLI: operator-only writes, cited recall, atomic re-adds.
 
-Every ``knowledge`` command runs in a subprocess on a real data dir (FAISS + SQLite,
-hash embeddings); chat runs on the scripted model. The write gate and the server's
+Every ``knowledge`` command runs as its own ``memory-agent`` call (in this process, a restart
+each: tests/support/knowledge.py) on a real data dir (FAISS + SQLite, hash embeddings); chat
+runs on the scripted model. The write gate and the server's
 store handler are driven directly on a real store.
 """
 
@@ -10,39 +11,15 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
 
-from tests.chat_driver import chat, cli_env
-from tests.conftest import ROOT, BackendUnderTest
-
-POLICY = """# Returns
-
-Unopened items may be returned within 30 days of delivery; quote order number and reason.
-
-## Food
-
-Perishable food such as cheese cannot be returned after 7 days. Marker: zorblaxpolicy.
-"""
-
-
-def _cli(data: Path, *args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "app.cli", "--data-dir", str(data), "--chat-model", "scripted",
-           "--embedding-model", "hash:384", *args]
-    done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=cli_env(0), timeout=120)
-    if ok:
-        assert done.returncode == 0, done.stderr[-2000:]
-    return done
-
-
-def _search(data: Path, query: str, k: int = 50) -> list[dict[str, Any]]:
-    out = _cli(data, "knowledge", "search", query, "--k", str(k), "--json").stdout
-    return [json.loads(line) for line in out.splitlines() if line.strip()]
+from tests.support.backends import BackendUnderTest
+from tests.support.knowledge import POLICY, chat
+from tests.support.knowledge import cli as _cli
+from tests.support.knowledge import search as _search
 
 
 def _files_with(data: Path, needle: bytes) -> list[str]:
@@ -206,11 +183,8 @@ def test_server_store_auth_lets_only_an_operator_write_knowledge(monkeypatch: py
 def test_a_turns_prompt_cites_the_document_beside_the_profile(tmp_path: Path, docs: Path) -> None:
     data = tmp_path / "data"
     _cli(data, "knowledge", "add", str(docs))
-    base = [sys.executable, "-m", "app.cli", "--data-dir", str(data), "--chat-model", "scripted",
-            "--embedding-model", "hash:384"]
-    transcript = chat(base, "alice", [(0, "My name is Alice and I live in Paris."),
-                                      (0, "Can I return cheese after a week?"), (0, "/prompt"), (0, "/quit")],
-                      cli_env(0))
+    transcript = chat(data, "alice", "My name is Alice and I live in Paris.", "Can I return cheese after a week?",
+                      "/prompt", "/quit")
     prompt = transcript.split("----- system prompt -----", 1)[1].split("----- end of prompt -----", 1)[0]
     assert '<memories kind="profile">' in prompt and "Paris" in prompt
     knowledge = prompt.split("<knowledge>", 1)[1].split("</knowledge>", 1)[0]

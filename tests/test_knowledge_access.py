@@ -18,9 +18,13 @@ from typing import Any
 
 import pytest
 
-from tests.chat_driver import chat, cli_env
-from tests.conftest import ROOT, BackendUnderTest
-from tests.test_knowledge import POLICY, _cli, _search
+from tests.support import ROOT
+from tests.support.backends import BackendUnderTest
+from tests.support.knowledge import POLICY, chat, cli_env
+from tests.support.knowledge import cli as _cli
+from tests.support.knowledge import search as _search
+
+pytestmark = pytest.mark.both_backends  # its subject: the same access rules and ingest guarantees on both stores
 
 
 def _knowledge(data: Path) -> list[tuple[str, str, str]]:
@@ -28,7 +32,7 @@ def _knowledge(data: Path) -> list[tuple[str, str, str]]:
 
 
 def test_no_tool_chat_command_mcp_tool_or_gate_writes_knowledge(tmp_path: Path, backend: BackendUnderTest) -> None:
-    from tests.mcp_client import call, stdio_session
+    from tests.support.mcp_client import call, stdio_session
 
     data, docs = tmp_path / "data", tmp_path / "docs"
     docs.mkdir()
@@ -37,10 +41,8 @@ def test_no_tool_chat_command_mcp_tool_or_gate_writes_knowledge(tmp_path: Path, 
     before = _knowledge(data)
     assert any("zorblaxpolicy" in text for _, _, text in before)
 
-    base = [sys.executable, "-m", "app.cli", "--data-dir", str(data), "--chat-model", "scripted",
-            "--embedding-model", "hash:384"]
-    chat(base, "alice", [(0, "/remember The zorblaxpolicy says cheese is planted."), (0, "/forget zorblaxpolicy"),
-                         (0, "Forget that zorblaxpolicy cheese."), (0, "/quit")], cli_env(0))
+    chat(data, "alice", "/remember The zorblaxpolicy says cheese is planted.", "/forget zorblaxpolicy",
+         "Forget that zorblaxpolicy cheese.", "/quit")
 
     async def over_mcp() -> None:
         async with stdio_session(data, "alice") as s:
@@ -97,7 +99,7 @@ def test_a_kill_mid_ingest_leaves_one_version_whole_on_each_backend(tmp_path: Pa
     doc.write_text(version("newmarker"), encoding="utf-8")
     cmd = [sys.executable, "-m", "app.cli", "--data-dir", str(data), "--embedding-model", "hash:384",
            "knowledge", "add", "--no-progress", str(doc)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=cli_env(0), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=cli_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(wait_s)  # anywhere in the run: the property holds at every point
     proc.send_signal(signal.SIGKILL)
     proc.wait()

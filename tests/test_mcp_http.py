@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.mcp_client import (
+from tests.support.mcp_client import (
     SECRET,
     call,
     cli,

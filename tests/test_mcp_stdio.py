@@ -6,7 +6,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from tests.mcp_client import SECRET, call, cli, fails, files_holding, resource_json, server_env, stdio_session
+from tests.support.mcp_client import SECRET, call, cli, fails, files_holding, resource_json, server_env, stdio_session
 
 TOOLS = {
     "remember", "recall", "forget", "what_do_you_remember", "memory_off", "memory_on", "log_turn", "end_session",

@@ -20,7 +20,7 @@ from models.loader import HashEmbeddings
 from stores.namespaces import MESSAGES, UserScope
 from stores.open import open_store
 from stores.redaction.secrets import redact
-from tests.conftest import BackendUnderTest, use_backend
+from tests.support.backends import BackendUnderTest, use_backend
 
 T0 = datetime(2024, 6, 3, 12, 0, tzinfo=UTC)
 SECRET = "sk-" + "A1b2C3d4E5f6G7h8J9k0"

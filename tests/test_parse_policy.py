@@ -17,7 +17,7 @@ from memory.write_policy.base import CandidateFact
 from memory.write_policy.grounding import ground
 from memory.write_policy.parse import Sentence, parse, pipeline
 from memory.write_policy.parse_policy import clause_facts
-from tests.extract_helpers import grounded_facts
+from tests.support.extract_helpers import grounded_facts
 
 T0 = datetime(2025, 6, 1, tzinfo=UTC)
 

@@ -18,8 +18,9 @@ import pytest
 from models.loader import HashEmbeddings
 from stores.open import store_ttl
 from stores.postgres import HybridPostgresStore, open_postgres_store
-from tests.conftest import ROOT
-from tests.test_five_checks import MODELS, Cli
+from tests.support import ROOT
+from tests.support import cli as in_process
+from tests.support.agent_cli import MODELS, Cli
 
 EMB = HashEmbeddings(64)
 NS = ("users", "alice", "facts")
@@ -31,7 +32,7 @@ def _store(uri: str) -> HybridPostgresStore:
 
 def _cli(data: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "app.cli", "--data-dir", str(data), *MODELS["scripted"], *args]
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120,
+    return in_process.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120,
                           env={**__import__("os").environ, **env})
 
 
@@ -55,7 +56,7 @@ def test_another_embedding_model_is_refused_and_nothing_is_lost(tmp_path: Path, 
     try:
         cli.chat("alice", "s1", "I'm vegetarian.", "/end")
         other = ["--chat-model", "scripted", "--embedding-model", "hash:64"]
-        done = subprocess.run([sys.executable, "-m", "app.cli", "--data-dir", str(tmp_path / "data"), *other,
+        done = in_process.run([sys.executable, "-m", "app.cli", "--data-dir", str(tmp_path / "data"), *other,
                                "memories", "--user", "alice"], capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert done.returncode == 2 and "holds vectors from embedding model 'hash:384', not 'hash:64'" in done.stderr
         assert "vegetarian" in str(cli.export("alice")["profile"]["current"])

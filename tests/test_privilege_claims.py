@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from memory.write_policy.voices import is_not_the_user
-from tests.extract_helpers import grounded_facts
+from tests.support.extract_helpers import grounded_facts
 
 
 def stored(text: str) -> list[str]:

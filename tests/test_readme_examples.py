@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from app.runtime import MemoryAgent
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```(\w*)\s*$")

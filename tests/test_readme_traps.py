@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_run import FAST, cli_env, export, run_cli
-from tests.llama_server import free_port
+from tests.support.cli_run import FAST, cli_env, export, run_cli
+from tests.support.llama_server import free_port
 
 NOW = "2025-03-01T09:00:00Z"
 

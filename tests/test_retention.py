@@ -1,6 +1,6 @@
 """``MEMORY_RETENTION_DAYS`` through the real CLI with ``--now``: nothing said before the limit stays on disk.
 
-Fourteen months of sessions (tests/retention_world.py) are imported, two more
+Fourteen months of sessions (tests/support/retention_world.py) are imported, two more
 are chatted into checkpointed threads, memory files are written, and upkeep
 rolls the episodes up (the roll-ups quote the old lines). Then the sweep runs
 with a 90-day limit, and every file of the data dir (SQLite, WAL, FAISS,
@@ -23,8 +23,10 @@ from memory.clock import parse_now
 from memory.tools.memory_files import MemoryFiles
 from memory.upkeep.run import run_upkeep
 from stores.namespaces import UserScope
-from tests.conftest import BackendUnderTest
-from tests.retention_world import NOW, cli, cli_env, export, import_file, markers, ok
+from tests.support.backends import BackendUnderTest
+from tests.support.retention_world import NOW, cli, cli_env, export, import_file, markers, ok
+
+pytestmark = pytest.mark.both_backends  # "no byte left on disk": Postgres keeps its bytes elsewhere
 
 OLD_CHAT, NEW_CHAT = "zorbchatold", "zorbchatnew"
 OLD_NOTE, NEW_NOTE = "zorbnoteold", "zorbnotenew"

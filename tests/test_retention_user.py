@@ -23,7 +23,7 @@ from memory.tools.memory_files import MemoryFiles
 from memory.upkeep.items import PAUSE_ENV
 from nodes.importer import import_messages, read_import
 from stores.namespaces import UserScope
-from tests.retention_world import FAST, NOW, ROOT, cli, cli_env, export, import_file, markers, ok
+from tests.support.retention_world import FAST, NOW, ROOT, cli, cli_env, export, import_file, markers, ok
 
 CUTOFF_30 = "2026-01-30T09:00:00+00:00"
 

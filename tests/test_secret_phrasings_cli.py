@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_five_checks import MODELS, Cli
-from tests.test_session_privacy_cli import files_with
+from tests.support.agent_cli import MODELS, Cli, files_with
 
 # (what is typed, the secret in it): the examples, its other languages,
 # and the phrasings the brief names.

@@ -19,7 +19,7 @@ from memory.layers.semantic_records import cosines
 from memory.write_policy.llm import LLMFactExtractor
 from models.loader import HashEmbeddings
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY, UserScope
-from tests.conftest import StoreOn
+from tests.support.backends import StoreOn
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 EMB = HashEmbeddings(384)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,16 @@ import httpx
 import pytest
 
 from stores.data_dir import EMBEDDINGS_FILE
-from tests.test_studio_e2e import LANGGRAPH, RUN_TIMEOUT_S, dev_server
+from tests.support.langgraph_dev import LANGGRAPH, RUN_TIMEOUT_S, dev_server
+from tests.support.server_client import SCRIPTED
+from tests.support.server_client import alice_states_a_fact as _alice_states_a_fact
+from tests.support.server_client import assistant as _assistant
+from tests.support.server_client import client as _client
+from tests.support.server_client import items as _items
+from tests.support.server_client import mentions as _mentions
+from tests.support.server_client import run as _run
+from tests.support.server_client import say as _say
+from tests.support.server_client import status as _status
 
 pytestmark = [
     pytest.mark.slow,
@@ -27,7 +36,6 @@ pytestmark = [
 ]
 
 TOKENS = "tok-a=alice,tok-b=bob"
-SCRIPTED = {"chat_model": "scripted", "review_rules": False}
 
 
 @pytest.fixture(scope="module")
@@ -41,53 +49,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             srv.update(asyncio.run(_alice_states_a_fact(url)))
             yield srv
 
-
-def _client(url: str, token: str | None) -> Any:
-    from langgraph_sdk import get_client
-
-    headers = {"Authorization": f"Bearer {token}"} if token else None
-    return get_client(url=url, headers=headers, timeout=RUN_TIMEOUT_S)
-
-
-def _say(text: str) -> dict[str, Any]:
-    return {"messages": [{"role": "user", "content": text}]}
-
-
-async def _assistant(client: Any) -> str:
-    return str((await client.assistants.search(graph_id="agent"))[0]["assistant_id"])
-
-
-async def _run(client: Any, thread: str, context: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    out = await asyncio.wait_for(
-        client.runs.wait(thread, await _assistant(client), context=context, **kwargs), timeout=RUN_TIMEOUT_S
-    )
-    assert isinstance(out, dict), out
-    return out
-
-
-async def _status(call: Awaitable[Any]) -> int:
-    """The HTTP status a call ended with (200 when it succeeded)."""
-    try:
-        await call
-    except httpx.HTTPStatusError as err:
-        return err.response.status_code
-    return 200
-
-
-async def _items(client: Any, prefix: list[str]) -> list[dict[str, Any]]:
-    return list((await client.store.search_items(prefix, limit=200))["items"])
-
-
-def _mentions(item: dict[str, Any], word: str) -> bool:
-    return word in json.dumps(item["value"]).lower()
-
-
-async def _alice_states_a_fact(url: str) -> dict[str, Any]:
-    alice = _client(url, "tok-a")
-    thread = (await alice.threads.create())["thread_id"]
-    await _run(alice, thread, {**SCRIPTED, "user_id": "alice"}, input=_say("I'm vegetarian."))
-    await _run(alice, thread, SCRIPTED, input={"mode": "end_session"})
-    return {"alice_thread": thread}
 
 
 def test_no_token_or_a_wrong_one_is_rejected(server: dict[str, Any]) -> None:

@@ -33,7 +33,7 @@ from graph.auth_tokens import (
 from graph.context import SERVER_SETTINGS, RunContext
 from graph.identity import AUTHENTICATED, IdentityMismatch
 from stores.namespaces import UserScope
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 SECRET = "s3cret-key-for-tests-only-32bytes!"
 

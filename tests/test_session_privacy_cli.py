@@ -1,4 +1,4 @@
-"""Sessions and privacy through the real CLI, one process per step (issue 10).
+"""Sessions and privacy through the real CLI, one call per step (issue 10).
 
 Each scenario was first seen failing through `memory-agent chat`: secrets said in
 chat ended up in the store and the checkpoints; a turn said while memory was off
@@ -11,16 +11,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_five_checks import MODELS, Cli
+from tests.support.agent_cli import MODELS, Cli, files_with
 
 PASSWORD = "Tr0ub4dor&3x"
 API_KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz123456"
-
-
-def files_with(root: Path, needle: str) -> list[str]:
-    """Every file under ``root`` whose bytes hold ``needle`` (any case)."""
-    low = needle.lower().encode()
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and low in p.read_bytes().lower())
 
 
 def test_secrets_said_in_chat_reach_no_file(tmp_path: Path) -> None:

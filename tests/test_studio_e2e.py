@@ -15,128 +15,19 @@ the tree during the test cannot restart it.
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import re
 import signal
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
+from tests.support.langgraph_dev import ANSI as _ANSI
+from tests.support.langgraph_dev import NEEDS_LANGGRAPH, RUN_TIMEOUT_S, dev_server
+from tests.support.langgraph_dev import log_tail as _log_tail
+from tests.support.langgraph_dev import mentions as _mentions
+from tests.support.langgraph_dev import stop as _stop
+from tests.support.langgraph_dev import texts as _texts
 
-ROOT = Path(__file__).resolve().parents[1]
-LANGGRAPH = Path(sys.executable).parent / "langgraph"
-START_TIMEOUT_S = 180
-RUN_TIMEOUT_S = 60
-STOP_TIMEOUT_S = 30
-SERVER_ENV = {
-    "MEMORY_CHAT_MODEL": "scripted",
-    "MEMORY_EMBEDDING_MODEL": "hash:384",
-    "HF_HUB_OFFLINE": "1",
-    "TRANSFORMERS_OFFLINE": "1",
-    "LANGGRAPH_NO_VERSION_CHECK": "true",
-    "LANGSMITH_TRACING": "false",
-}
-
-pytestmark = pytest.mark.skipif(not LANGGRAPH.exists(), reason="langgraph-cli[inmem] is not installed in this venv")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _config_copy(work: Path, data_dir: Path) -> Path:
-    """langgraph.json with absolute paths, and an .env of our own next to it."""
-    env_file = work / ".env"
-    env_file.write_text("".join(f"{k}={v}\n" for k, v in {**SERVER_ENV, "MEMORY_DATA_DIR": str(data_dir)}.items()))
-    config = json.loads((ROOT / "langgraph.json").read_text())
-
-    def absolute(ref: str) -> str:
-        path, _, attr = ref.rpartition(":")
-        return f"{(ROOT / path).resolve()}:{attr}"
-
-    config["graphs"] = {name: absolute(ref) for name, ref in config["graphs"].items()}
-    for key in ("store", "checkpointer", "auth"):
-        config[key]["path"] = absolute(config[key]["path"])
-    config["http"]["app"] = absolute(config["http"]["app"])
-    config["dependencies"] = [str(ROOT)]
-    config["env"] = str(env_file)
-    path = work / "langgraph.json"
-    path.write_text(json.dumps(config, indent=2))
-    return path
-
-
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def _log_tail(log: Path, n: int = 40) -> str:
-    if not log.exists():
-        return ""
-    return "\n".join(line[:300] for line in _ANSI.sub("", log.read_text(errors="replace")).splitlines()[-n:])
-
-
-def _wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"langgraph dev exited with {proc.returncode}:\n{_log_tail(log)}")
-        try:
-            with urllib.request.urlopen(f"{url}/ok", timeout=2) as resp:
-                if resp.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(1)
-    pytest.fail(f"langgraph dev did not answer within {START_TIMEOUT_S}s:\n{_log_tail(log)}")
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> int:
-    """SIGTERM, then SIGKILL to the server's own process group if it hangs."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            return proc.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=STOP_TIMEOUT_S)
-            return -9
-    return int(proc.returncode)
-
-
-@contextmanager
-def dev_server(work: Path, data_dir: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
-    """A running ``langgraph dev``; always stopped on the way out."""
-    port = _free_port()
-    config = _config_copy(work, data_dir)
-    log = work / "server.log"
-    env = {**os.environ, **SERVER_ENV, "MEMORY_DATA_DIR": str(data_dir)}
-    cmd = [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--port", str(port), "--config", str(config)]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_until_up(url, proc, log)
-        yield url, proc, log
-    finally:
-        _stop(proc)
-
-
-def _texts(items: list[dict[str, Any]]) -> list[str]:
-    return [str(item["value"].get("text", "")) for item in items]
-
-
-def _mentions(value: dict[str, Any], word: str) -> bool:
-    return word in json.dumps(value).lower()
+pytestmark = NEEDS_LANGGRAPH
 
 
 async def _drive(url: str) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """``langgraph dev`` on the Postgres backend: one turn, the end of the session, the item read back.
 
-The same dev server as tests/test_studio_e2e.py (its ``dev_server``), started with
+The same dev server as tests/test_studio_e2e.py (tests/support/langgraph_dev.py), started with
 ``MEMORY_BACKEND=postgres`` and the test database's ``POSTGRES_URI``: graph/studio.py's
 factories then open the Postgres store and async checkpointer, and nothing of the
 memory lands in the data dir.
@@ -16,10 +16,10 @@ from typing import Any
 import psycopg
 import pytest
 
-from tests import test_studio_e2e as e2e
-from tests.conftest import BackendUnderTest
+from tests.support import langgraph_dev as e2e
+from tests.support.backends import BackendUnderTest
 
-pytestmark = e2e.pytestmark  # needs langgraph-cli[inmem], as the local Studio test
+pytestmark = e2e.NEEDS_LANGGRAPH  # needs langgraph-cli[inmem], as the local Studio test
 CTX = {"user_id": "A", "chat_model": "scripted", "embedding_model": "hash:384", "review_rules": False}
 
 
@@ -43,14 +43,14 @@ def test_langgraph_dev_on_postgres(tmp_path: Path, pg_database: BackendUnderTest
     data_dir = tmp_path / "data"
     with e2e.dev_server(tmp_path, data_dir) as (url, proc, log):
         seen = asyncio.run(_turn_and_end(url))
-        rc = e2e._stop(proc)
-    server_log = e2e._ANSI.sub("", log.read_text(errors="replace"))
-    assert rc in (0, -signal.SIGTERM), f"server did not stop cleanly (rc={rc}):\n{e2e._log_tail(log)}"
-    assert "Using custom checkpointer: ScrubbingAsyncPostgresSaver" in server_log, e2e._log_tail(log)
-    assert "Traceback" not in server_log, e2e._log_tail(log)
+        rc = e2e.stop(proc)
+    server_log = e2e.ANSI.sub("", log.read_text(errors="replace"))
+    assert rc in (0, -signal.SIGTERM), f"server did not stop cleanly (rc={rc}):\n{e2e.log_tail(log)}"
+    assert "Using custom checkpointer: ScrubbingAsyncPostgresSaver" in server_log, e2e.log_tail(log)
+    assert "Traceback" not in server_log, e2e.log_tail(log)
 
     # The fact came back through the store API, under A's namespace only.
-    assert any(e2e._mentions(i["value"], "vegetarian") for i in seen["items"]), seen["items"]
+    assert any(e2e.mentions(i["value"], "vegetarian") for i in seen["items"]), seen["items"]
     assert all(tuple(i["namespace"][:2]) == ("users", "A") for i in seen["items"])
     assert seen["other"] == []
     # ... and it lives in the database, thread included, not in the data dir.

@@ -7,7 +7,6 @@ the ``backend`` fixture), hash embeddings and a scripted chat model.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from dataclasses import replace
 from typing import Any
@@ -19,8 +18,10 @@ from graph.context import Context
 from memory.tasks.rules import approach_of, is_task, verdict
 from models.scripted_chat import ScriptedChatModel
 from stores.namespaces import TASK_POOL, TASKS, UserScope
-from tests.chat_driver import cli_env
-from tests.conftest import ROOT, BackendUnderTest
+from tests.support import ROOT
+from tests.support import cli as in_process
+from tests.support.backends import BackendUnderTest
+from tests.support.chat_driver import cli_env
 
 LETTER = "Write a cover letter for a barista job at a cafe."
 LETTER_AGAIN = "Write a cover letter for a barista job at a bakery."
@@ -124,7 +125,7 @@ def test_episodes_are_per_user(ctx: Context) -> None:
 def _operator(ctx: Context, action: str, user: str) -> str:
     cmd = [sys.executable, "-m", "app.cli", "--data-dir", ctx.data_dir, "--embedding-model", "hash:384",
            "knowledge", action, user]
-    done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=cli_env(0), timeout=120)
+    done = in_process.run(cmd, capture_output=True, text=True, cwd=ROOT, env=cli_env(0), timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 

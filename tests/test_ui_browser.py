@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from tests.cli_run import FAST, export, run_cli
-from tests.ui_browser import chromium, shot, ui_server
+from tests.support.cli_run import FAST, export, run_cli
+from tests.support.ui_browser import chromium, shot, ui_server
 
 pytestmark = pytest.mark.slow  # starts `memory-agent ui` and a browser
 
@@ -189,7 +189,7 @@ def test_the_switch_flipped_while_a_consolidation_waits_loses_nothing(page: dict
 
     from selenium.webdriver.common.by import By
 
-    from tests.cli_run import cli_env
+    from tests.support.cli_run import cli_env
 
     before = export(page["data"], "alice")
     cmd = [sys.executable, "-m", "app.cli", "--data-dir", str(page["data"]), *FAST, "chat", "--user", "alice",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.cli_run import FAST, run_cli
+from tests.support.cli_run import FAST, run_cli
 
 
 def test_ui_refuses_a_non_loopback_address_without_auth(tmp_path: Path) -> None:

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.test_server_auth import _alice_states_a_fact
-from tests.test_studio_e2e import LANGGRAPH, dev_server
+from tests.support.langgraph_dev import LANGGRAPH, dev_server
+from tests.support.server_client import alice_states_a_fact as _alice_states_a_fact
 
 pytestmark = [
     pytest.mark.slow,

@@ -15,7 +15,8 @@ from app.runtime import MemoryAgent
 from graph.context import Context
 from memory.upkeep.items import PAUSE_ENV
 from stores.namespaces import EPISODES, FACTS, PROFILE
-from tests.upkeep_helpers import plant, session, snapshot
+from tests.support import cli as in_process
+from tests.support.upkeep_helpers import plant, session, snapshot
 
 
 def _untimed(report: str) -> str:
@@ -35,7 +36,7 @@ def _env(data: Path, **extra: str) -> dict[str, str]:
 
 
 def cli(data: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, timeout=300,
+    return in_process.run([sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, timeout=300,
                           env=_env(data, **extra), cwd=ROOT)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from app.runtime import MemoryAgent
 from graph.consolidator import build_consolidator
 from stores.namespaces import PROFILE
-from tests.upkeep_helpers import context, plant, session
+from tests.support.upkeep_helpers import context, plant, session
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -21,7 +21,7 @@ from memory.upkeep.prune import prune_step
 from memory.upkeep.rollup import rollup_step
 from nodes.usage import record_usage
 from stores.namespaces import EPISODES, FACTS
-from tests.upkeep_helpers import context, env_at, plant, session, values
+from tests.support.upkeep_helpers import context, env_at, plant, session, values
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from app.runtime import MemoryAgent
 from memory.clock import NOW_ENV
 from memory.upkeep.run import run_upkeep
 from stores.namespaces import PROFILE, PROFILE_HISTORY
-from tests.upkeep_helpers import context, env_at, plant, session, values
+from tests.support.upkeep_helpers import context, env_at, plant, session, values
 
 QUESTION = "I have it that you are vegetarian — is that still right?"
 

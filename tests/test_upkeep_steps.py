@@ -16,7 +16,7 @@ from memory.upkeep.rollup import rollup_step
 from memory.upkeep.run import run_upkeep
 from memory.write_policy.base import CandidateFact
 from stores.namespaces import EPISODES, FACTS, PROFILE, PROFILE_HISTORY
-from tests.upkeep_helpers import context, env_at, plant, session, snapshot, values
+from tests.support.upkeep_helpers import context, env_at, plant, session, snapshot, values
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 
 from memory.words import diets, relatives, words
 from nodes.check.lexicon import load_lexicon
-from tests.extract_helpers import grounded_facts
+from tests.support.extract_helpers import grounded_facts
 
 
 @pytest.mark.parametrize("diet", sorted(load_lexicon().diets))

@@ -18,7 +18,9 @@ from memory.privacy.consent import MEMORY_SWITCH_KEY, set_memory_enabled
 from memory.write_policy.gate import MemoryGate, MemoryOff, MissingProvenance, OutsideScope, TooLarge
 from models.loader import HashEmbeddings
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, SETTINGS, THREADS, UserScope
-from tests.conftest import BackendUnderTest, StoreOn
+from tests.support.backends import BackendUnderTest, StoreOn
+
+pytestmark = pytest.mark.both_backends  # the gate guards both stores' write paths (and searches their bytes)
 
 EMB = HashEmbeddings(64)
 ALICE, BOB = UserScope("alice"), UserScope("bob")

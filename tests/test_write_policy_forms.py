@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.extract_helpers import grounded_facts
+from tests.support.extract_helpers import grounded_facts
 
 
 def _facts(text: str) -> list:

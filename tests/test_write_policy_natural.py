@@ -9,7 +9,7 @@ import pytest
 
 from memory.write_policy.base import CandidateFact
 from memory.write_policy.chat_forms import statement_before_question
-from tests.extract_helpers import grounded_facts
+from tests.support.extract_helpers import grounded_facts
 
 
 def _facts(text: str) -> list[CandidateFact]:

@@ -18,7 +18,7 @@ from memory.privacy.forget import UserData, forget
 from models.loader import HashEmbeddings
 from stores.faiss_sqlite import FaissSqliteStore, maintenance
 from stores.namespaces import UserScope
-from tests.conftest import ROOT
+from tests.support import ROOT
 
 FIXTURE = ROOT / "tests" / "fixtures" / "forget_leftover"
 

@@ -16,7 +16,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from tests.cli_run import ROOT
+from tests.support import cli as in_process
+from tests.support.cli_run import ROOT
 
 START = datetime(2025, 1, 6, 18, 0, tzinfo=UTC)
 NOW = "2026-03-01T09:00:00+00:00"
@@ -67,9 +68,9 @@ def cli_env(backend_env: dict[str, str], **extra: str) -> dict[str, str]:
 
 
 def cli(data: Path, env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """``memory-agent --data-dir DATA <fast models> ARGS`` with ``env``; asserts nothing."""
+    """``memory-agent --data-dir DATA <fast models> ARGS`` with ``env``, in this process; asserts nothing."""
     cmd = [sys.executable, "-m", "app.cli", "--data-dir", str(data), *FAST, *args]
-    return subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    return in_process.run(cmd, input=stdin, capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
 
 
 def ok(done: subprocess.CompletedProcess[str]) -> str:

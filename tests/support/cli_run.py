@@ -1,4 +1,6 @@
-"""`memory-agent` as a user runs it: a subprocess on a real data dir, with the env the test gives."""
+"""`memory-agent` as a user runs it, on a real data dir with the env the test gives: in this process
+(tests/support/cli.py: each call opens and closes the agent, a restart), or a subprocess where the
+process boundary is what a test checks (``run_cli(..., process=True)``)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import cli as in_process
+
+ROOT = Path(__file__).resolve().parents[2]
 FAST = ("--chat-model", "scripted", "--embedding-model", "hash:64")
 
 
@@ -21,11 +25,12 @@ def cli_env(**extra: str) -> dict[str, str]:
 
 
 def run_cli(data: Path, *args: str, stdin: str | None = None, env: dict[str, str] | None = None,
-            timeout: float = 300) -> subprocess.CompletedProcess[str]:
+            timeout: float = 300, process: bool = False) -> subprocess.CompletedProcess[str]:
     """``memory-agent --data-dir DATA ARGS...`` (no exit-code check: tests assert on it)."""
     cmd = [sys.executable, "-m", "app.cli", "--data-dir", str(data), *args]
-    return subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=timeout, cwd=data.parent,
-                          env=env if env is not None else cli_env())
+    runner = subprocess.run if process else in_process.run
+    return runner(cmd, input=stdin, capture_output=True, text=True, timeout=timeout, cwd=data.parent,
+                  env=env if env is not None else cli_env())
 
 
 def export(data: Path, user: str, *flags: str) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli_run import FAST, ROOT, cli_env
+from tests.support.cli_run import FAST, ROOT, cli_env
 
 ARTIFACTS = Path(os.environ.get("PYTEST_ARTIFACTS") or ROOT / "tests" / "artifacts")
 MISSING = ("the browser tests need Debian's chromium and chromium-driver "

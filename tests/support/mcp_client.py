@@ -18,7 +18,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MODELS = ["--embedding-model", "hash:384", "--chat-model", "scripted"]
 SECRET = "sk-proj-Zq8hT3xK9vLm2Np7Rw4Ys6Bd1Fg5Hj0Ka"  # an OpenAI-shaped key, as other tests use
 
