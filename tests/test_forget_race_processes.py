@@ -16,8 +16,9 @@ import sys
 import time
 from pathlib import Path
 
-from tests.chat_driver import ROOT, _until_prompt
-from tests.chat_driver import cli_env as chat_env
+from tests.support import ROOT
+from tests.support.chat_driver import cli_env as chat_env
+from tests.support.chat_driver import until_prompt
 
 ROUNDS = 12  # 1 in 5 kept copies before, with a real model
 DELAY = 0.4  # the chat's consolidation delay (s)
@@ -40,14 +41,14 @@ def test_forget_races_a_chat_in_another_process(tmp_path: Path) -> None:
                                 cwd=ROOT, env=slow)
         assert chat.stdin is not None
         try:
-            _until_prompt(chat)
+            until_prompt(chat)
             chat.stdin.write(f"My dog is {word}.\n")
             chat.stdin.flush()
             time.sleep(0.3)  # the turn has read (and checkpointed) its input
             forget = subprocess.run([*BASE, "--data-dir", str(data), "forget", "--user", "u", word],
                                     capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
             assert forget.returncode == 0, forget.stderr[-2000:]
-            _until_prompt(chat)
+            until_prompt(chat)
             time.sleep(DELAY)
             chat.stdin.write("/quit\n")
             chat.stdin.flush()

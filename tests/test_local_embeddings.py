@@ -167,7 +167,7 @@ def test_threads_embedding_at_once_get_their_own_vectors(cache: Path) -> None:
 
 
 def test_without_onnxruntime_the_cli_fails_in_one_line_and_records_nothing(tmp_path: Path) -> None:
-    from tests.cli_run import cli_env, run_cli
+    from tests.support.cli_run import cli_env, run_cli
 
     shadow = tmp_path / "shadow" / "onnxruntime"  # an install without onnxruntime: the import fails
     shadow.mkdir(parents=True)

@@ -16,7 +16,7 @@ from app import cli
 from stores.checkpointer import open_checkpointer
 from stores.data_dir import DataDirError
 from stores.db_errors import open_error
-from tests.mcp_client import call, fails, stdio_session
+from tests.support.mcp_client import call, fails, stdio_session
 
 FAST = ["--chat-model", "scripted", "--embedding-model", "hash:64"]
 

@@ -19,7 +19,7 @@ from app.cli import main
 from stores.checkpointer import open_checkpointer
 from stores.namespaces import UserScope
 from stores.open import open_store
-from tests.test_session_privacy_cli import files_with
+from tests.support.agent_cli import files_with
 
 FAST = ["--chat-model", "scripted", "--embedding-model", "hash:64"]
 

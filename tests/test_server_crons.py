@@ -19,8 +19,14 @@ from typing import Any
 
 import pytest
 
-from tests.test_server_auth import SCRIPTED, _assistant, _client, _items, _mentions, _say, _status
-from tests.test_studio_e2e import LANGGRAPH, dev_server
+from tests.support.langgraph_dev import LANGGRAPH, dev_server
+from tests.support.server_client import SCRIPTED
+from tests.support.server_client import assistant as _assistant
+from tests.support.server_client import client as _client
+from tests.support.server_client import items as _items
+from tests.support.server_client import mentions as _mentions
+from tests.support.server_client import say as _say
+from tests.support.server_client import status as _status
 
 pytestmark = [
     pytest.mark.slow,

@@ -29,8 +29,10 @@ from starlette.testclient import TestClient
 from graph.auth_tokens import StaticTokens, active_verifier, use_verifier
 from graph.server_app import TokenOnEveryRoute
 from graph.server_routes import REFUSED, ROUTE_CLASSES
-from tests.test_server_auth import _alice_states_a_fact, _client
-from tests.test_studio_e2e import LANGGRAPH, RUN_TIMEOUT_S, SERVER_ENV, _config_copy, dev_server
+from tests.support.langgraph_dev import LANGGRAPH, RUN_TIMEOUT_S, SERVER_ENV, dev_server
+from tests.support.langgraph_dev import config_copy as _config_copy
+from tests.support.server_client import alice_states_a_fact as _alice_states_a_fact
+from tests.support.server_client import client as _client
 
 pytestmark = pytest.mark.skipif(not LANGGRAPH.exists(), reason="langgraph-cli[inmem] is not installed in this venv")
 

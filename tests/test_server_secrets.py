@@ -17,8 +17,8 @@ import httpx
 import pytest
 
 from stores.namespaces import UserScope
-from tests.test_session_privacy_cli import files_with
-from tests.test_studio_e2e import LANGGRAPH, RUN_TIMEOUT_S, dev_server
+from tests.support.agent_cli import files_with
+from tests.support.langgraph_dev import LANGGRAPH, RUN_TIMEOUT_S, dev_server
 
 pytestmark = [
     pytest.mark.slow,

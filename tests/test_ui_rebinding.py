@@ -18,8 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.cli_run import FAST, run_cli
-from tests.ui_browser import ui_server
+from tests.support.cli_run import FAST, run_cli
+from tests.support.ui_browser import ui_server
 
 pytestmark = pytest.mark.slow  # starts `memory-agent ui`
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import os
 import queue
+import subprocess
 import sys
 import threading
 import time
@@ -35,6 +36,18 @@ def cli(data: Path, embeddings: str, now: str | None = None) -> list[str]:
 
 def cli_env(delay: float) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT), "MEMORY_CONSOLIDATION_DELAY_S": str(delay)}
+
+
+def until_prompt(proc: subprocess.Popen[str]) -> str:
+    """What a real chat process printed up to its next prompt (for tests that need a process boundary)."""
+    assert proc.stdout is not None
+    seen = ""
+    while not seen.endswith(PROMPTS):
+        ch = proc.stdout.read(1)
+        if not ch:
+            break
+        seen += ch
+    return seen
 
 
 class _Screen(io.StringIO):
