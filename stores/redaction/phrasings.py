@@ -172,7 +172,7 @@ def high_entropy(token: str) -> bool:
     if len(token) < 6 or not re.fullmatch(r"[A-Za-z0-9_\-+/=]+", token):
         return False
     digits, upper, lower = (sum(f(c) for c in token) for f in (str.isdigit, str.isupper, str.islower))
-    return credential_shaped(token, 6) and ((digits and (upper or lower)) or (upper >= 2 and lower >= 2))
+    return credential_shaped(token, 6) and (bool(digits and (upper or lower)) or (upper >= 2 and lower >= 2))
 
 
 def _key_halves(text: str) -> Iterator[Span]:

@@ -124,7 +124,7 @@ def continue_checkpoint(values: dict[str, Any]) -> dict[str, Any]:
     """A checkpoint's channel values with split keys finished: across its messages, and in the input
     still waiting in ``__start__`` (which follows the last of them).
     """
-    clean = continue_conversation(values)
+    clean: dict[str, Any] = continue_conversation(values)
     start = clean.get("__start__")
     if start is not None:
         rest = continue_conversation(start, last_said_in(clean))
