@@ -6,7 +6,7 @@ takes the user id from ``--user`` (env MEMORY_USER_ID): configuration, never
 model output. Commands that delete (forget, upkeep, delete-user) need the user
 named: ``--user`` or MEMORY_USER_ID set, never the silent ``default-user``.
 ``--now`` (env MEMORY_NOW) sets the clock every command reads, to simulate
-months; ``--set FIELD=VALUE`` sets any field of the context (graph/context.py).
+months; ``--set FIELD=VALUE`` sets any field of the context (core/context.py).
 The global flags may come before or after the subcommand. Errors print one clear
 line and exit 2; nothing stored is touched.
 """

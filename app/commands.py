@@ -10,7 +10,7 @@ from pathlib import Path
 
 from app.flags import context_from
 from app.runtime import MemoryAgent
-from graph.context import env_value, parse_setting
+from core.context import env_value, parse_setting
 
 Handler = Callable[[argparse.Namespace], int]
 USER_ENV = "MEMORY_USER_ID"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from graph.context import Context, parse_setting
+from core.context import Context, parse_setting
 
 
 def context_from(args: argparse.Namespace, **extra: object) -> Context:

@@ -1,6 +1,6 @@
 """Running the MCP server: stdio for one configured user, streamable HTTP for many.
 
-Over HTTP the users come from the LangGraph server's auth (graph/auth_tokens.py:
+Over HTTP the users come from the LangGraph server's auth (core/auth_tokens.py:
 ``MEMORY_AUTH_TOKENS`` token=user pairs, or the JWT verifier), plugged into the
 SDK's bearer-token middleware: a request without a valid ``Authorization: Bearer``
 header gets 401 before it reaches a tool, and every tool acts for the token's
@@ -20,8 +20,8 @@ from mcp.server.auth.settings import AuthSettings
 from app.host_check import host_settings, is_loopback
 from app.mcp_memory import McpMemory, ToolRefused
 from app.mcp_server import build_server
-from graph.auth_tokens import Verifier, verifier_from_env
-from graph.context import env_value
+from core.auth_tokens import Verifier, verifier_from_env
+from core.context import env_value
 
 USER_ENV = "MEMORY_USER_ID"
 

@@ -18,8 +18,8 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Command
 
 from app.consolidation_worker import ConsolidationWorker
+from core.context import Context
 from graph.builder import compile_graph
-from graph.context import Context
 from memory import clock
 from memory.layers import default_layers
 from memory.layers.base import LayerEnv, MemoryLayer

@@ -23,7 +23,7 @@ from typing import Any
 
 from app.runtime import MemoryAgent
 from bench import answer_check_lexicon
-from graph.context import Context
+from core.context import Context
 from memory.layers.semantic import remember
 from nodes.check.memories import gather_checks
 from nodes.check.node import FLAG_PREFIX, find_conflicts

@@ -144,7 +144,7 @@ def mixed(embedding_model: str, memories: int, kb_chunks: int) -> str:
     from app.runtime import MemoryAgent
     from bench.locomo_recall import DEFAULT_DATA, load_conversation
     from bench.turn_overhead import hot_path
-    from graph.context import Context
+    from core.context import Context
     from memory.layers import default_layers
     from nodes.importer import import_messages
 

@@ -51,7 +51,7 @@ from bench.recall_metrics import (
     overall_table,
     recall_at,  # noqa: F401  (the notebook and postgres_bench read it here)
 )
-from graph.context import Context
+from core.context import Context
 from memory.clock import parse_time
 from memory.layers import default_layers
 from memory.layers.base import LayerEnv, LoggedMessage

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from app.mcp_memory import McpMemory
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from tests.support.mcp_client import http_server, http_session, stdio_session
 
 USER = "bench-user"

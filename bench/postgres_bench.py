@@ -33,7 +33,7 @@ from psycopg.conninfo import make_conninfo
 
 from app.runtime import MemoryAgent
 from bench.locomo_recall import DEFAULT_DATA, load_conversation, recall_at
-from graph.context import Context
+from core.context import Context
 from memory.clock import parse_time
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.message_log import MessageLogLayer

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import fields, replace
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 
 MESSAGES = (
     "I'm vegan and I live in Lisbon.",

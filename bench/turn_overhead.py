@@ -32,9 +32,9 @@ from langgraph.graph import END, START, StateGraph
 
 from app.runtime import MemoryAgent
 from bench.locomo_recall import DEFAULT_DATA, load_conversation
+from core.context import Context
+from core.state import State
 from graph.builder import add_recall
-from graph.context import Context
-from graph.state import State
 from memory.layers import default_layers
 from nodes.assemble import make_assemble
 from nodes.importer import import_messages

@@ -44,7 +44,7 @@ from langchain_core.messages.utils import count_tokens_approximately
 
 from app.runtime import MemoryAgent
 from bench.upkeep_world import DAYS, START, Question, questions, sessions
-from graph.context import Context
+from core.context import Context
 from memory.clock import NOW_ENV
 from memory.layers.semantic_review import second_person
 from memory.upkeep.items import all_items

@@ -1,7 +1,7 @@
 """Custom auth for ``langgraph dev`` / LangGraph Server (``"auth"`` in langgraph.json).
 
 Authentication: ``Authorization: Bearer <token>``, checked by a swappable
-verifier (``graph/auth_tokens.py``; ``use_verifier`` plugs in your own). The
+verifier (``core/auth_tokens.py``; ``use_verifier`` plugs in your own). The
 environment picks the built-in one: ``MEMORY_AUTH_JWT_KEY`` (signed tokens) or
 ``MEMORY_AUTH_TOKENS`` (``token=user_id`` pairs). With neither, the server runs
 open, as local Studio always has, and says so once in its log. The routes this
@@ -29,7 +29,7 @@ where it says so):
 - anything else (a resource this file does not know) is refused.
 
 Whether auth is on or not, a run's (or cron's) input must fit the server's
-limits (``graph/limits.py``; 413 before anything is stored), and its secrets are
+limits (``core/limits.py``; 413 before anything is stored), and its secrets are
 redacted from what the server records (the run's ``input`` and ``command``,
 listed by ``GET /threads/{id}/runs``, and the metadata, context and config of
 threads, runs, crons and assistants) while the server redacts input.
@@ -44,11 +44,11 @@ from typing import Any
 from langgraph_sdk import Auth
 
 import settings
+from core.auth_tokens import Unauthenticated, active_verifier, bearer_user, operators, use_verifier
+from core.context import Context
+from core.identity import AUTHENTICATED
+from core.limits import InputTooLarge, check_run_input
 from graph.auth_redaction import finish_split_key, redact_fields
-from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, operators, use_verifier
-from graph.context import Context
-from graph.identity import AUTHENTICATED
-from graph.limits import InputTooLarge, check_run_input
 from graph.scheduled import scheduled_owner, stamp_owner
 from memory.write_policy.gate import MemoryGate, MemoryOff, OutsideScope, TooLarge, WriteRefused
 from stores.namespaces import ROOT, InvalidUserId, UserScope, is_knowledge, user_of_label

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.context import Context
+from core.context import Context
 from stores.redaction.saver import continue_conversation, server_last_said
 from stores.redaction.scrub import redact_deep
 

@@ -20,7 +20,7 @@ server's graph takes ``RunContext``, per-run settings only). Whether a model is
 offered tools at all is the context's ``chat_tools`` setting.
 
 Inputs (``TurnInput``): a turn's ``messages``, and the run's ``mode``
-(graph/run_mode.py): START routes a "turn" to ``commands``, an "end_session"
+(core/run_mode.py): START routes a "turn" to ``commands``, an "end_session"
 straight to ``consolidate`` and a "consolidate_thread" run to
 ``consolidate_deferred``. They are entries of this graph, not graphs of their
 own, because they act on the chat thread's own state (docs/architecture.md,
@@ -42,9 +42,9 @@ from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 from langgraph.types import Checkpointer
 
-from graph.context import Context
-from graph.run_mode import CONSOLIDATE_THREAD, END_SESSION, TURN, run_mode
-from graph.state import State, TurnInput, TurnOutput
+from core.context import Context
+from core.run_mode import CONSOLIDATE_THREAD, END_SESSION, TURN, run_mode
+from core.state import State, TurnInput, TurnOutput
 from memory.env import make_env
 from memory.layers import default_layers
 from memory.layers.base import MemoryLayer

@@ -16,7 +16,7 @@ from typing import Any, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from graph.context import Context, RunContext
+from core.context import Context, RunContext
 from memory.clock import parse_now
 from memory.env import make_env
 from memory.upkeep.run import run_upkeep

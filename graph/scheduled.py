@@ -7,7 +7,7 @@ its runs itself, with no request: it calls the same handlers as
 identity the server recorded from the authenticated caller who created the cron
 (``Crons.put``); no client can set or change it. So such a context is the
 cron's owner, and its run is stamped as an authenticated run of that owner:
-the graph then acts for the owner only (``graph/identity.py``), as in the run
+the graph then acts for the owner only (``core/identity.py``), as in the run
 the owner would have started by hand.
 """
 
@@ -17,7 +17,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from graph.identity import AUTHENTICATED
+from core.identity import AUTHENTICATED
 from stores.namespaces import InvalidUserId, validate_user_id
 
 OPEN_IDENTITY = "anonymous"  # what graph/auth.py names the caller while the server runs open

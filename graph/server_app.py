@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import get_route_path
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, operators
+from core.auth_tokens import Unauthenticated, active_verifier, bearer_user, operators
 from graph.server_routes import OPEN, OPERATOR, REFUSED, Served, route_class, served
 
 

@@ -41,8 +41,8 @@ from contextlib import asynccontextmanager
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
+from core.context import Context, RunContext
 from graph.builder import build_graph
-from graph.context import Context, RunContext
 from memory.privacy.retention_sweep import sweep_retention
 from stores.checkpointer import async_checkpointer
 from stores.data_dir import prepare_data_dir

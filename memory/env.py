@@ -15,8 +15,8 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from graph.context import Context, RunContext, RunSettings
-from graph.identity import authenticated_user, check_asked_user
+from core.context import Context, RunContext, RunSettings
+from core.identity import authenticated_user, check_asked_user
 from memory.layers.base import LayerEnv, approve_all
 from memory.write_policy.gate import MemoryGate
 from models.loader import load_embeddings

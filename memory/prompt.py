@@ -35,7 +35,7 @@ from typing import Any
 from langchain_core.messages import SystemMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
-from graph.prompts import MEMORY_INSTRUCTIONS
+from core.prompts import MEMORY_INSTRUCTIONS
 from memory.chatter import told_lines
 from memory.layers.excerpt import is_title, quoted_bodies
 from memory.layers.identifiers import VERBATIM_HEADER

@@ -7,7 +7,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graph.context import Context
+from core.context import Context
 from memory import clock
 from memory.env import context_of
 from memory.knowledge.prompt import knowledge_block

@@ -1,7 +1,7 @@
 """commands: memory commands said in plain words, handled before the model sees them.
 
 Runs first in every turn (START -> commands for a run whose mode is "turn":
-graph/run_mode.py), so the CLI, Studio and the SDK all get it, and on every
+core/run_mode.py), so the CLI, Studio and the SDK all get it, and on every
 model: a capable model keeps its tools, but the rule answers an unambiguous
 request first. A handled request goes to END: it is not
 recalled against, answered by the model, logged or consolidated. Before acting
@@ -42,7 +42,7 @@ from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
-from graph.context import Context
+from core.context import Context
 from memory.env import make_env
 from memory.layers.base import LayerEnv, MemoryLayer
 from memory.privacy.consent import set_memory_enabled

@@ -13,7 +13,7 @@ message logging, working-memory compaction and rule feedback. A run in mode
 ``consolidate_thread`` is that later run. In mode ``end_session``, deferred turns
 are consolidated first, then every layer's ``on_session_end`` runs on the
 session — that is where LLM-backed summaries and extraction happen, off the hot
-path. Each mode has its entry (graph/run_mode.py): a session end enters here
+path. Each mode has its entry (core/run_mode.py): a session end enters here
 (START -> consolidate), so this node is its first and checks the thread's owner,
 as ``commands`` does for a turn; a ``consolidate_thread`` run enters
 ``consolidate_deferred`` (nodes/consolidate_deferred.py). Each turn also records
@@ -55,8 +55,8 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from graph.context import Context
-from graph.run_mode import END_SESSION, run_mode
+from core.context import Context
+from core.run_mode import END_SESSION, run_mode
 from memory.clock import parse_time
 from memory.env import context_of, make_env
 from memory.layers.base import LayerEnv, LoggedMessage, MemoryLayer

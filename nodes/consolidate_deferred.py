@@ -16,8 +16,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graph.context import Context
-from graph.run_mode import chat_thread
+from core.context import Context
+from core.run_mode import chat_thread
 from memory.env import make_env
 from memory.layers.base import MemoryLayer
 from nodes.background import consolidate_pending

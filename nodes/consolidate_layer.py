@@ -18,7 +18,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
-from graph.context import Context
+from core.context import Context
 from memory.env import context_of, make_env
 from memory.layers.base import MemoryLayer, approve_all
 from memory.layers.message_log import MessageLogLayer

@@ -31,7 +31,7 @@ from langchain_core.messages import BaseMessage, SystemMessage
 from langchain_core.messages.utils import count_tokens_approximately
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from graph.context import Context
+from core.context import Context
 from nodes.assemble import system_prompt
 from nodes.window import working_window
 

@@ -25,7 +25,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from graph.context import Context
+from core.context import Context
 from memory.env import context_of
 from memory.tools.tool_node import ToolFactory, with_malformed_calls_kept
 from memory.upkeep.items import pause

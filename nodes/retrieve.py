@@ -23,7 +23,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage, RemoveMessage
 from langgraph.runtime import Runtime
 
-from graph.context import Context
+from core.context import Context
 from memory.env import context_of, make_env
 from memory.layers.base import LayerEnv, MemoryLayer
 from memory.privacy.consent import is_memory_enabled

@@ -1,6 +1,6 @@
 """Every environment variable the project reads besides ``Context``'s own, declared in one place.
 
-A ``Context`` field (graph/context.py) is read from ``MEMORY_<FIELD>``. The settings here are the
+A ``Context`` field (core/context.py) is read from ``MEMORY_<FIELD>``. The settings here are the
 rest: they pick the storage backend, the server's identities and the process clock, so they are
 the operator's, never a client's, and some are read below the layer where ``Context`` lives (the
 stores and the model loaders). Declaring them here gives each one name, one reader and one line of

@@ -26,7 +26,7 @@ os.environ.setdefault("MEMORY_CONSOLIDATION_DELAY_S", "0")
 @pytest.fixture
 def ctx(tmp_path: Path):
     """A context on a fresh data dir with the scripted model and hash embeddings."""
-    from graph.context import Context
+    from core.context import Context
 
     return Context(
         user_id="alice",

@@ -126,7 +126,7 @@ def test_a_rule_conflict_is_retried(ctx) -> None:
 
 
 def test_bad_retry_setting_is_refused() -> None:
-    from graph.context import Context
+    from core.context import Context
 
     with pytest.raises(ValueError, match="check_retries"):
         Context(check_retries=-1)

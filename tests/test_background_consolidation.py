@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.layers import default_layers
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage
 from stores.namespaces import FACTS, PROFILE

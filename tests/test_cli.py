@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import build_parser, main
-from graph.context import Context
+from core.context import Context
 from models.loader import (
     UnknownModelSpec,
     chat_tools_enabled,

@@ -25,7 +25,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from app.chat_repl import handle_command
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.layers import default_layers
 from memory.layers.base import LoggedMessage
 from memory.privacy.consent import set_memory_enabled

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY
 
 DELAY = 0.02

@@ -20,7 +20,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from app.chat_repl import handle_command
 from app.consolidation_worker import ConsolidationWorker
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.layers import default_layers
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage
 from stores.namespaces import FACTS, PROFILE

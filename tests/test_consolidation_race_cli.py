@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.context import Context
+from core.context import Context
 from tests.support.chat_driver import chat, cli, cli_env, memories
 
 # The field's default (the suite's environment sets 0, tests/conftest.py): these tests are about it.

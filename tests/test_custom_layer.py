@@ -7,7 +7,7 @@ A layer is any object with ``recall`` / ``on_turn`` / ``on_session_end``;
 from __future__ import annotations
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.layers import default_layers
 from memory.layers.base import LayerBase, LayerEnv, MemoryLayer, Recalled
 from stores.namespaces import EPISODES, UserScope

@@ -11,7 +11,7 @@ from langchain_core.messages import AIMessage
 from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
 
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.episodic import Episode, EpisodicLayer, importance
 from models.loader import HashEmbeddings

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.tools.memory_tools import make_memory_tools
 from tests.support.agent_cli import MODELS, Cli
 

@@ -229,7 +229,7 @@ def test_forget_refuses_text_too_short_to_be_safe(world: dict[str, Any]) -> None
 def test_forgetting_a_logged_message_keeps_and_reindexes_its_neighbours(tmp_path: Path) -> None:
     from datetime import datetime
 
-    from graph.context import Context
+    from core.context import Context
     from memory.layers.base import LayerEnv, LoggedMessage
     from memory.layers.message_log import MessageLogLayer
     from memory.layers.message_text import INDEXED_FIELD, SENTENCE_FIELD

@@ -25,7 +25,7 @@ def test_graph_reads_commands_retrieve_assemble_respond_tools_check_consolidate(
     }
     edges = {(e.source, e.target): e.conditional for e in g.edges}
     assert edges == {
-        ("__start__", "commands"): True,  # a turn (the run modes: graph/run_mode.py)
+        ("__start__", "commands"): True,  # a turn (the run modes: core/run_mode.py)
         ("__start__", "consolidate"): True,  # a session end goes straight to consolidation
         ("__start__", "consolidate_deferred"): True,  # a consolidation-only run
         ("consolidate_deferred", "__end__"): False,
@@ -68,8 +68,8 @@ def test_the_graph_declares_its_input_and_output() -> None:
 
 
 def test_the_context_schema_is_set_where_the_graph_is_built() -> None:
+    from core.context import RunContext
     from graph.consolidator import build_consolidator
-    from graph.context import RunContext
 
     assert build_graph(layers=[], context_schema=RunContext).context_schema is RunContext
     assert build_consolidator(RunContext).context_schema is RunContext
@@ -109,7 +109,7 @@ def _run(code: str, data_dir: str) -> str:
 
 def test_thread_resumes_across_two_processes(ctx) -> None:
     common = """
-        from graph.context import Context
+        from core.context import Context
         from app.runtime import MemoryAgent
         ctx = Context(user_id="alice", data_dir="DATA", chat_model="scripted", embedding_model="hash:384")
     """

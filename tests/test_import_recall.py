@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from memory.layers.message_log import MessageLogLayer
 from models.loader import HashEmbeddings

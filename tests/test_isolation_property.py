@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.layers import default_layers
 from memory.layers.base import LoggedMessage
 from memory.layers.semantic import remember

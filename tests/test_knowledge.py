@@ -139,7 +139,7 @@ def test_the_write_gate_lets_users_read_knowledge_and_write_none(tmp_path: Path,
                       lambda: gate.delete(KNOWLEDGE_CHUNKS, gate.search(KNOWLEDGE_CHUNKS, limit=1)[0].key)):
             with pytest.raises(KnowledgeReadOnly):
                 write()
-        from graph.context import Context
+        from core.context import Context
         from memory.layers.base import LayerEnv
         from models.loader import load_embeddings
 
@@ -155,9 +155,9 @@ def test_the_write_gate_lets_users_read_knowledge_and_write_none(tmp_path: Path,
 def test_server_store_auth_lets_only_an_operator_write_knowledge(monkeypatch: pytest.MonkeyPatch) -> None:
     from langgraph_sdk import Auth
 
+    from core.auth_tokens import StaticTokens, active_verifier
+    from core.identity import AUTHENTICATED
     from graph import auth as server_auth
-    from graph.auth_tokens import StaticTokens, active_verifier
-    from graph.identity import AUTHENTICATED
 
     def status(user: str, action: str) -> int:
         ctx = Auth.types.AuthContext(user=SimpleNamespace(identity=user), permissions=[AUTHENTICATED],  # type: ignore[arg-type]
@@ -193,7 +193,7 @@ def test_a_turns_prompt_cites_the_document_beside_the_profile(tmp_path: Path, do
 
 
 def test_a_long_document_never_crowds_out_the_profile_or_facts() -> None:
-    from graph.context import Context
+    from core.context import Context
     from nodes.assemble import memory_prompt
 
     passages = [{"kind": "knowledge", "text": f"passage {n} " + "filler " * 150, "score": 0.9, "sources": [],

@@ -57,7 +57,7 @@ def test_no_tool_chat_command_mcp_tool_or_gate_writes_knowledge(tmp_path: Path, 
 
 
 def _tools_and_gate_refuse(data: Path) -> None:
-    from graph.context import Context
+    from core.context import Context
     from memory.layers.base import LayerEnv
     from memory.tools.memory_tools import make_memory_tools
     from memory.write_policy.gate import KnowledgeReadOnly, MemoryGate

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from langchain_core.embeddings import Embeddings
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.episodic import EpisodicLayer
 from memory.prompt import select_within_budget

@@ -16,7 +16,7 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.runnables import RunnableLambda
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.layers.semantic import llm_extraction_on
 from memory.write_policy.llm import ExtractedFact, ExtractedFacts
 from stores.namespaces import FACTS, PROFILE, UserScope

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from langgraph.store.memory import InMemoryStore
 
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerEnv
 from memory.privacy.consent import set_memory_enabled
 from memory.privacy.forget import THREADS_KEPT

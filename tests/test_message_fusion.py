@@ -17,7 +17,7 @@ from bench.learned_fusion.model import FEATURES, WEIGHTS_PATH, FusionModel, cand
 from bench.learned_fusion.train import MODELS, recall
 from bench.message_levers.layer import LeverMessageLog
 from bench.message_levers.rank import analysed
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.message_log import MessageLogLayer
 from models.loader import HashEmbeddings

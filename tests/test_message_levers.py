@@ -17,7 +17,7 @@ from langgraph.store.base import SearchItem
 from bench.message_levers.layer import LeverMessageLog
 from bench.message_levers.pointers import Pointers, pointed
 from bench.message_levers.rank import analysed, entity_share, feedback_words, session_lift, spread, sub_queries
-from graph.context import Context
+from core.context import Context
 from memory.layers import default_layers
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.message_log import MessageLogLayer

@@ -11,7 +11,7 @@ from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from bench.message_levers.layer import LeverMessageLog
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.message_log import MessageLogLayer
 from memory.layers.message_query import analyse, time_window
@@ -153,7 +153,7 @@ def test_query_reading() -> None:
 
 def test_live_turns_are_linked_to_the_previous_turn(tmp_path: Path, backend: BackendUnderTest) -> None:
     from app.runtime import MemoryAgent
-    from graph.context import Context
+    from core.context import Context
     from memory.layers.message_text import INDEXED_FIELD
     from models.scripted_chat import ScriptedChatModel
     from stores.namespaces import MESSAGES, UserScope
@@ -174,7 +174,7 @@ def test_a_reply_longer_than_the_store_takes_keeps_the_turn(tmp_path: Path) -> N
     the whole turn (TooLarge). The reply comes back whole, the log keeps its start and says so,
     its neighbour's index stays small, and the next turn and the session end work."""
     from app.runtime import MemoryAgent
-    from graph.context import Context
+    from core.context import Context
     from memory.layers.message_text import INDEXED_FIELD, KEPT_CHARS, NEIGHBOUR_CHARS
     from models.scripted_chat import ScriptedChatModel
     from stores.namespaces import MESSAGES, UserScope

@@ -20,7 +20,7 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from models.loader import load_chat_model
 from models.openai_chat import token_limit_field
 from models.packaged import packaged_file

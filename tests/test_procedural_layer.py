@@ -9,7 +9,7 @@ import pytest
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.procedural import ProceduralLayer, detect_feedback
 from models.loader import HashEmbeddings

@@ -25,7 +25,7 @@ PER_PROCESS = 200
 WRITER = """
 import sys
 from datetime import datetime, timezone
-from graph.context import Context
+from core.context import Context
 from models.loader import HashEmbeddings
 from memory.write_policy.base import CandidateFact
 from memory.layers.base import LayerEnv

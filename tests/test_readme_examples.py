@@ -151,7 +151,7 @@ def test_example_swap_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_example_custom_verifier() -> None:
-    from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user, use_verifier
+    from core.auth_tokens import Unauthenticated, active_verifier, bearer_user, use_verifier
 
     class Sessions:  # the example's own session service
         def user_for(self, token: str) -> str | None:

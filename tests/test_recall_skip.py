@@ -14,8 +14,8 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 
 from app.runtime import MemoryAgent
+from core.context import Context
 from graph.builder import recall_node
-from graph.context import Context
 from memory.knowledge.base import add_file
 from memory.layers import default_layers
 from nodes.retrieve import recall_all

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.clock import parse_now
 from memory.tools.memory_files import MemoryFiles
 from memory.upkeep.run import run_upkeep

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.privacy.export import iter_items
 from memory.tools.memory_files import MemoryFiles
 from memory.upkeep.items import PAUSE_ENV

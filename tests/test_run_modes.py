@@ -14,8 +14,8 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from app.runtime import MemoryAgent
+from core.context import Context
 from graph.builder import build_graph
-from graph.context import Context
 from stores.namespaces import PROFILE
 
 

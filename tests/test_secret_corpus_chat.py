@@ -19,7 +19,7 @@ import pytest
 
 from app.chat_repl import run_repl
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 
 CORPUS = Path(__file__).resolve().parent / "fixtures" / "secrets_sample.jsonl"
 

@@ -149,7 +149,7 @@ def test_memory_file_names_holding_a_secret_are_refused(tmp_path: Path) -> None:
 def test_mcp_conversation_ids_and_split_keys(tmp_path: Path) -> None:
     from app.mcp_memory import McpMemory, ToolRefused
     from app.runtime import MemoryAgent
-    from graph.context import Context
+    from core.context import Context
 
     data = tmp_path / "data"
     ctx = Context(user_id="alice", data_dir=str(data), chat_model="scripted", embedding_model="hash:64",

@@ -10,7 +10,7 @@ from pathlib import Path
 from langchain_core.embeddings import Embeddings
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.layers.semantic_history import recall_history
 from memory.prompt import render_system_prompt
 

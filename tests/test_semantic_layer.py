@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.semantic import SemanticLayer, remember
 from memory.layers.semantic_records import cosines
@@ -230,7 +230,7 @@ def test_remember_keeps_no_sentence_without_words(tmp_path) -> None:
     """A weak model's remember call can end in junk ("{."): it must not become a fact."""
     from langgraph.store.memory import InMemoryStore
 
-    from graph.context import Context
+    from core.context import Context
     from memory.layers.base import LayerEnv
     from memory.layers.semantic import remember
     from models.loader import HashEmbeddings

@@ -21,17 +21,17 @@ from langchain_core.messages import HumanMessage
 from langgraph_sdk import Auth
 
 from app.runtime import MemoryAgent
-from graph import auth as server_auth
-from graph.auth import SYSTEM
-from graph.auth_tokens import (
+from core.auth_tokens import (
     AuthConfigError,
     JwtVerifier,
     StaticTokens,
     active_verifier,
     verifier_from_env,
 )
-from graph.context import SERVER_SETTINGS, RunContext
-from graph.identity import AUTHENTICATED, IdentityMismatch
+from core.context import SERVER_SETTINGS, RunContext
+from core.identity import AUTHENTICATED, IdentityMismatch
+from graph import auth as server_auth
+from graph.auth import SYSTEM
 from stores.namespaces import UserScope
 from tests.support import ROOT
 

@@ -26,7 +26,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from graph.auth_tokens import StaticTokens, active_verifier, use_verifier
+from core.auth_tokens import StaticTokens, active_verifier, use_verifier
 from graph.server_app import TokenOnEveryRoute
 from graph.server_routes import REFUSED, ROUTE_CLASSES
 from tests.support.langgraph_dev import LANGGRAPH, RUN_TIMEOUT_S, SERVER_ENV, dev_server

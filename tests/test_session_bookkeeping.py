@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import PrivateAttr
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from models.scripted_chat import ScriptedChatModel
 
 

@@ -124,7 +124,7 @@ def test_langgraph_dev_end_to_end(tmp_path: Path) -> None:
     assert n > 0
 
     from app.runtime import MemoryAgent
-    from graph.context import Context
+    from core.context import Context
     from stores.namespaces import FACTS, PROFILE, RULES, UserScope
 
     ctx = Context(user_id="A", data_dir=str(data_dir), chat_model="scripted", embedding_model="hash:384")

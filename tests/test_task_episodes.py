@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.tasks.rules import approach_of, is_task, verdict
 from models.scripted_chat import ScriptedChatModel
 from stores.namespaces import TASK_POOL, TASKS, UserScope

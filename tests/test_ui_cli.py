@@ -26,8 +26,8 @@ def test_off_loopback_the_page_opens_only_for_the_served_users_token(tmp_path: P
     from app.runtime import MemoryAgent
     from app.ui.serve import GuardedLocal
     from app.ui.web import build_app
-    from graph.auth_tokens import StaticTokens, active_verifier, use_verifier
-    from graph.context import Context
+    from core.auth_tokens import StaticTokens, active_verifier, use_verifier
+    from core.context import Context
 
     ctx = Context(data_dir=str(tmp_path / "data"), embedding_model="hash:64", chat_model="scripted",
                   user_id="alice", consolidation_delay_s=0.0)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.upkeep.items import PAUSE_ENV
 from stores.namespaces import EPISODES, FACTS, PROFILE
 from tests.support import cli as in_process

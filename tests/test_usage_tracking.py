@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.layers.scoring import USAGE_WEIGHT, combined_score, usage_bonus
 from models.scripted_chat import ScriptedChatModel
 from nodes.usage import is_used, usage_line

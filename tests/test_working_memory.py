@@ -12,7 +12,7 @@ from langchain_core.messages.utils import count_tokens_approximately
 from langgraph.graph.message import add_messages
 from langgraph.store.memory import InMemoryStore
 
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerEnv
 from memory.layers.identifiers import extract_identifiers
 from memory.layers.working import WorkingMemoryLayer, compact, safe_cut

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from langgraph.store.base import BaseStore, GetOp, PutOp, SearchOp
 
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.episodic import EpisodicLayer
 from memory.privacy.consent import MEMORY_SWITCH_KEY, set_memory_enabled

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from langgraph.store.memory import InMemoryStore
 
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.write_policy import pipeline
 from memory.write_policy.pattern_extractor import PatternFactExtractor

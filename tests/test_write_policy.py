@@ -13,7 +13,7 @@ import pytest
 from langgraph.store.memory import InMemoryStore
 
 from bench.extraction_eval import NEVER_STORED, SET_NAMES, Case, evaluate, load_cases, load_set, main
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.semantic import SemanticLayer
 from memory.write_policy.pattern_extractor import PatternFactExtractor

@@ -19,11 +19,11 @@ from app.mcp_run import configured_user, http_verifier
 from app.runtime import MemoryAgent
 from app.ui.source import Identity, LocalSource, NotAllowed
 from app.ui.web import build_app
-from graph.auth_tokens import Unauthenticated, bearer_user
+from core.auth_tokens import Unauthenticated, bearer_user
 
 
 class GuardedLocal(LocalSource):
-    """The local source behind a token (the active verifier, graph/auth_tokens.py): only the served user's opens it."""
+    """The local source behind a token (the active verifier, core/auth_tokens.py): only the served user's opens it."""
 
     def identity(self, authorization: str | None) -> Identity:
         try:

@@ -19,8 +19,8 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
 from app.runtime import MemoryAgent
-from graph.auth_tokens import Unauthenticated, active_verifier, bearer_user
-from graph.context import Context
+from core.auth_tokens import Unauthenticated, active_verifier, bearer_user
+from core.context import Context
 from memory.layers import default_layers
 from memory.layers.base import LayerEnv, MemoryLayer
 from models.loader import load_embeddings
@@ -100,7 +100,7 @@ class LocalSource(Source):
 
 
 class ServerSource(Source):
-    """Mounted in ``langgraph dev``: the server's store, users from its bearer tokens (graph/auth_tokens.py).
+    """Mounted in ``langgraph dev``: the server's store, users from its bearer tokens (core/auth_tokens.py).
 
     Conversation threads belong to the server's checkpointer, which this app does
     not hold: forget reports them as kept (``ForgetReport.threads_kept``).

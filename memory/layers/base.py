@@ -76,7 +76,7 @@ class LayerEnv:
 
     store: BaseStore
     scope: UserScope
-    context: Any  # graph.context.Context; typed loosely to keep layers free of graph imports
+    context: Any  # core.context.Context; typed loosely to keep layers free of that import
     embeddings: Embeddings
     chat_model: BaseChatModel | None = None
     now: datetime = field(default_factory=clock.now)  # MEMORY_NOW / --now simulate time

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from graph.prompts import EPISODE_SUMMARY_PROMPT
+from core.prompts import EPISODE_SUMMARY_PROMPT
 from memory.clock import parse_time
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from memory.layers.excerpt import excerpt

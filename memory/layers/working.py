@@ -30,7 +30,7 @@ from langchain_core.messages import (
 )
 from langchain_core.messages.utils import count_tokens_approximately
 
-from graph.prompts import WORKING_SUMMARY_PROMPT
+from core.prompts import WORKING_SUMMARY_PROMPT
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from memory.layers.identifiers import VERBATIM_HEADER, ensure_verbatim, extractive_summary, model_summary
 

@@ -13,7 +13,7 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
-from graph.prompts import MEMORY_FILE_TOOL
+from core.prompts import MEMORY_FILE_TOOL
 from memory.tools.memory_file_args import ARGS, Command
 from memory.tools.memory_files import DEFAULT_MAX_FILE_BYTES, MemoryFileError, MemoryFiles
 from memory.write_policy.gate import MemoryGate

@@ -18,7 +18,7 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.prompts import FORGET_TOOL, REMEMBER_TOOL, SEARCH_MEMORY_TOOL
+from core.prompts import FORGET_TOOL, REMEMBER_TOOL, SEARCH_MEMORY_TOOL
 from memory import clock
 from memory.layers.base import LayerEnv
 from memory.privacy.consent import is_memory_enabled

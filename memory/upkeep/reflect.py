@@ -19,7 +19,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field, ValidationError
 
-from graph.prompts import REFLECT_PROMPT
+from core.prompts import REFLECT_PROMPT
 from memory.clock import parse_time
 from memory.layers.base import LayerEnv
 from memory.layers.semantic_records import store_fact

@@ -20,7 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, ValidationError
 
-from graph.prompts import FACT_EXTRACTION_PROMPT
+from core.prompts import FACT_EXTRACTION_PROMPT
 from memory.layers.base import LoggedMessage
 from memory.write_policy.base import SLOTS, CandidateFact, safe_sentences, slot_for, user_messages
 from memory.write_policy.person import third_person

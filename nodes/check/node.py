@@ -27,7 +27,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage
 from langgraph.runtime import Runtime
 
-from graph.context import Context
+from core.context import Context
 from memory.env import context_of
 from nodes.check.checks import Check
 from nodes.check.memories import gather_checks

@@ -68,7 +68,7 @@ Table([{"sent": "call 1 + reply + question", "reply": with_thread.text}])
 
 # %%
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 
 ctx = Context(
     user_id="ana",

@@ -33,7 +33,7 @@ from datetime import UTC, datetime, timedelta
 from nbutil import Prompt, Table, fresh_data_dir, items_table, recalled_table
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LoggedMessage
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY
 

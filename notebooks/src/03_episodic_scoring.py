@@ -36,7 +36,7 @@ from datetime import UTC, datetime, timedelta
 from nbutil import Table, fresh_data_dir, recalled_table
 
 from app.runtime import MemoryAgent
-from graph.context import PRESETS, Context
+from core.context import PRESETS, Context
 from memory.layers.base import LoggedMessage
 from memory.layers.episodic import EpisodicLayer
 from memory.layers.scoring import recency

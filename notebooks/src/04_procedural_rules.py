@@ -31,7 +31,7 @@
 from nbutil import Prompt, Table, fresh_data_dir, items_table
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from stores.namespaces import RULES
 
 ctx = Context(user_id="lee", data_dir=fresh_data_dir(), chat_model="local", embedding_model="local",

@@ -30,7 +30,7 @@
 from nbutil import Prompt, Table, fresh_data_dir, items_table
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from stores.namespaces import FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, UserScope
 
 data_dir = fresh_data_dir()

@@ -28,7 +28,7 @@
 from nbutil import Prompt, Table, fresh_data_dir, recalled_table
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.privacy.export import export_user, render_memories
 from stores.namespaces import UserScope
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from nbutil import ROOT, Prompt, Table, fresh_data_dir, items_table, recalled_table
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from models.scripted_chat import ScriptedChatModel
 from stores.namespaces import TASKS, UserScope
 

@@ -12,7 +12,7 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
-from graph.context import Context
+from core.context import Context
 
 
 class ToolCallingFake(GenericFakeChatModel):

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.runtime import MemoryAgent
-from graph.context import Context
+from core.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.upkeep.items import all_items
 from nodes.importer import import_messages

@@ -7,7 +7,7 @@ one file configures the CLI, the notebooks and ``langgraph dev`` alike.
 
 Two kinds of field: per-run settings, which a server client may send, and
 server settings (``SERVER_SETTINGS``: where data lives, which embedding model
-indexed it, the limits of ``graph/limits.py``), which come from the server's environment only. ``RunContext`` is
+indexed it, the limits of ``core/limits.py``), which come from the server's environment only. ``RunContext`` is
 the schema a server shows and accepts; it drops server settings with a warning.
 """
 
@@ -24,8 +24,8 @@ from typing import Any, get_type_hints
 from dotenv import find_dotenv, load_dotenv
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from graph.limits import LIMIT_FIELDS
-from graph.prompts import DEFAULT_PERSONA
+from core.limits import LIMIT_FIELDS
+from core.prompts import DEFAULT_PERSONA
 
 MAX_DAYS = 100_000  # about 270 years: any supported time (memory/clock.py) +/- it is still a date
 
@@ -33,7 +33,7 @@ ENV_PREFIX = "MEMORY_"
 log = logging.getLogger("memory.context")
 
 # Fields a server client may not set: they move files, change what the store
-# indexes, or bound what a request may cost (the limits, graph/limits.py), so
+# indexes, or bound what a request may cost (the limits, core/limits.py), so
 # they come from the server's environment (MEMORY_<FIELD>) only.
 SERVER_SETTINGS = (
     frozenset({"data_dir", "embedding_model", "redact_input", "task_pool", "retention_days"}) | LIMIT_FIELDS
@@ -258,7 +258,7 @@ def parse_setting(assignment: str) -> tuple[str, Any]:
     if not sep or not name:
         raise ValueError(f"--set takes FIELD=VALUE, not {assignment!r}")
     if name not in known:
-        raise ValueError(f"unknown setting {name!r} in --set; the fields are those of graph/context.py (README, "
+        raise ValueError(f"unknown setting {name!r} in --set; the fields are those of core/context.py (README, "
                          "Configuration: MEMORY_<FIELD> in lower case)")
     return name, _coerce(name, raw, type(known[name].default), given_as=f"--set {name}")
 

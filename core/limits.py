@@ -3,7 +3,7 @@
 A limit a client could raise is no limit: a server run's context used to carry
 ``max_message_chars``, so a client raised it and sent a megabyte that was
 checkpointed before the graph refused it. The limits below are server settings
-(``graph/context.py`` keeps them out of ``RunContext``; their values are the
+(``core/context.py`` keeps them out of ``RunContext``; their values are the
 ``Context`` fields, read from ``MEMORY_<FIELD>``), and the server's auth checks a
 run's input against them when the run is created (``graph/auth.py``), before
 anything is stored. The graph checks the message again (``nodes/input_check.py``)

@@ -8,7 +8,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict  # the server reads schemas from this one on 3.11
 
-from graph.run_mode import ChatThreadField, ModeField
+from core.run_mode import ChatThreadField, ModeField
 
 
 def merge_recall(
@@ -40,7 +40,7 @@ class State(TypedDict, total=False):
     recalled: list[dict[str, Any]]
     system_prompt: str
     # The run's mode and a consolidation run's chat thread: input only, gone after the
-    # first node (graph/run_mode.py). START routes on the mode.
+    # first node (core/run_mode.py). START routes on the mode.
     mode: ModeField
     chat_thread: ChatThreadField
     # Input flag for a turn: leave the background layers' part of consolidation to a later,
@@ -70,7 +70,7 @@ class State(TypedDict, total=False):
 class TurnInput(TypedDict, total=False):
     """What a caller passes to the chat graph: a turn's messages, or another run mode.
 
-    ``mode`` picks the graph's entry (graph/run_mode.py): "turn" (the default),
+    ``mode`` picks the graph's entry (core/run_mode.py): "turn" (the default),
     "end_session" (close the session: consolidate it, no reply; the CLI's /end) or
     "consolidate_thread" (the deferred turns of ``chat_thread``, by default this
     run's thread; the server's delayed run).
