@@ -74,7 +74,7 @@ def _process_like(env: Mapping[str, str] | None, cwd: str | Path | None, stdin: 
 
 def _fresh_process_state() -> None:
     """What a new process would not remember: which directories' ``.env`` it has read."""
-    from graph import context
+    from core import context
 
     loaded = getattr(context, "_load_env_file", None)
     if loaded is not None and hasattr(loaded, "cache_clear"):
