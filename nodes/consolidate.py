@@ -46,6 +46,7 @@ long-term memory never receives a secret.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -68,6 +69,7 @@ from nodes.commands import COMMAND_KEY, stale_replies
 from nodes.consolidation_queue import has_backlog, read_mark
 from nodes.ownership import claim_thread
 from nodes.usage import Use, countable, record_usage, tally, used_memories, uses_of
+from stores.redaction.names import identifier_secret
 from stores.redaction.secrets import redact
 
 TURN, SESSION, NONE = "turn", "session", "none"  # what a run consolidates (state ``consolidation``)
@@ -92,7 +94,20 @@ def _logged(msg: BaseMessage, thread: str, time: datetime) -> LoggedMessage | No
         role = "assistant"
     else:
         return None
-    return LoggedMessage(id=str(msg.id), thread=thread, time=time, role=role, text=redact(msg.text), name=msg.name)
+    return LoggedMessage(id=log_id(str(msg.id)), thread=thread, time=time, role=role, text=redact(msg.text),
+                         name=msg.name)
+
+
+def log_id(message_id: str) -> str:
+    """The id a message is logged under: its own, or a stable digest of it when it looks like a secret.
+
+    A client picks its messages' ids, and the log keys each message by id (every memory's
+    sources cite it), so a card-shaped id would be a card number on disk; the write gate refuses
+    such a key. The digest keeps the message loggable, and the same message logs to the same key.
+    """
+    if identifier_secret(message_id) is None:
+        return message_id
+    return "h-" + hashlib.sha256(message_id.encode()).hexdigest()[:32]
 
 
 def _logged_all(messages: Sequence[BaseMessage], thread: str, now: datetime) -> list[LoggedMessage]:

@@ -178,7 +178,7 @@ def test_without_onnxruntime_the_cli_fails_in_one_line_and_records_nothing(tmp_p
     env["PYTHONPATH"] = f"{shadow.parent}{os.pathsep}{env['PYTHONPATH']}"
     data = tmp_path / "d"
     done = run_cli(data, "--chat-model", "scripted", "--embedding-model", "local", "recall", "--user", "u",
-                   str(queries), env=env)
+                   str(queries), env=env, process=True)  # a new process: the import is what is under test
     assert done.returncode != 0 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "needs onnxruntime" in lines[0] and "pip install 'onnxruntime" in lines[0], lines

