@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.runnables import RunnableLambda
 
 from memory.layers.base import LoggedMessage
 from memory.write_policy.base import CandidateFact, FactExtractor
@@ -16,7 +14,7 @@ from memory.write_policy.grounding import ground
 from memory.write_policy.llm import ExtractedFact, ExtractedFacts, LLMFactExtractor
 from memory.write_policy.pattern_extractor import PatternFactExtractor
 from memory.write_policy.person import third_person
-from tests.support.extract_helpers import grounded_facts
+from tests.support.extract_helpers import StructuredFake, grounded_facts
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 SECRET = "sk-abcdefghijklmnop1234"
@@ -114,23 +112,12 @@ def test_grounding_attributes_sourceless_facts_and_rejects_non_user_sources() ->
     assert ground([from_assistant], messages) == []
 
 
-class StructuredFake(GenericFakeChatModel):
-    """A fake chat model with native structured output; records the prompts it got."""
-
-    answer: Any = None
-    prompts: list[Any] = []
-
-    def with_structured_output(self, schema: Any, **kwargs: Any) -> Any:
-        assert schema is ExtractedFacts
-        return RunnableLambda(lambda prompt: (self.prompts.append(prompt), self.answer)[1])
-
-
 def test_llm_extractor_with_structured_output_is_grounded_afterwards() -> None:
     answer = ExtractedFacts(facts=[
         ExtractedFact(text="The user is vegetarian.", key="diet", value="vegetarian", importance=8, source_ids=["m1"]),
         ExtractedFact(text="The user lives in Berlin.", key="Location", value="Berlin", source_ids=["m1"]),
     ])
-    model = StructuredFake(messages=iter([]), answer=answer, prompts=[])
+    model = StructuredFake(responses=[], answer=answer, prompts=[])
     messages = [user("m1", f"I'm vegetarian. My token is {SECRET}.")]
     extractor = LLMFactExtractor(model)
     candidates = extractor.extract(messages)

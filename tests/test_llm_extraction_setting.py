@@ -9,28 +9,15 @@ real: the graph, the write policy (screen, ground, store) and the files.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import pytest
-from langchain_core.language_models.fake_chat_models import FakeListChatModel
-from langchain_core.runnables import RunnableLambda
 
 from app.runtime import MemoryAgent
 from core.context import Context
 from memory.layers.semantic import llm_extraction_on
 from memory.write_policy.llm import ExtractedFact, ExtractedFacts
 from stores.namespaces import FACTS, PROFILE, UserScope
-
-
-class CapableFake(FakeListChatModel):
-    """Answers turns from a list and fact extraction with a fixed structured answer, counting the asks."""
-
-    facts: Any = None
-    asked: list[Any] = []
-
-    def with_structured_output(self, schema: Any, **kwargs: Any) -> Any:
-        assert schema is ExtractedFacts
-        return RunnableLambda(lambda prompt: (self.asked.append(prompt), self.facts)[1])
+from tests.support.extract_helpers import StructuredFake
 
 
 def stored_texts(agent: MemoryAgent) -> list[str]:
@@ -48,12 +35,12 @@ def run_session(ctx: Context, spec: str, setting: str) -> tuple[list[str], int]:
                       importance=6, source_ids=[]),
         ExtractedFact(text="The user owns a boat.", category="other", value="a boat"),  # not said: never kept
     ])
-    model = CapableFake(responses=["Lovely!"], facts=answer, asked=[])
+    model = StructuredFake(responses=["Lovely!"], answer=answer, prompts=[])
     with MemoryAgent(replace(ctx, chat_model=spec, llm_extraction=setting, chat_tools="off"), chat_model=model) as agent:
         agent.say(said, "t1")
         assert KEPT not in stored_texts(agent)  # the per-turn rules keep only their own wording
         agent.end_session("t1")
-        return stored_texts(agent), len(model.asked)
+        return stored_texts(agent), len(model.prompts)
 
 
 def test_a_capable_spec_extracts_at_session_end_with_no_code_change(ctx: Context) -> None:
