@@ -176,8 +176,8 @@ _DETECTORS: tuple[_Detector, ...] = (
     _Detector("password",
               _rx(r"""(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,30}://[^\s:/@]{1,100}:(?P<v>[^\s@/]{3,200})@[\w.\-]+"""),
               group="v", priority=6),
-    _Detector("card_number", _rx(r"""(?<![\d\-.])(?:\d{4}([ \-]?)\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?
-        |\d{4}[ \-]?\d{6}[ \-]?\d{4,5}|\d{13,19})(?![\d\-]|\.\d)"""), _card_ok, priority=3),
+    _Detector("card_number", _rx(r"""(?<![\w\-.])(?:\d{4}([ \-]?)\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?
+        |\d{4}[ \-]?\d{6}[ \-]?\d{4,5}|\d{13,19})(?![\w\-]|\.\d)"""), _card_ok, priority=3),
     _Detector("iban", _rx(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:\ ?[A-Z0-9]{4}){2,7}(?:\ ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])"),
           _iban_ok, priority=3),
     _Detector("ssn", _rx(r"(?<![\d\-])\d{3}-\d{2}-\d{4}(?![\d\-])"), _ssn_ok, priority=2),
