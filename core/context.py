@@ -56,7 +56,7 @@ class Context:
     user_id: str = field(default="default-user", metadata=_meta("Whose memory this run reads and writes."))
     chat_model: str = field(
         default="local",
-        metadata=_meta("'local' (embedded SmolLM2-135M via transformers), 'llamacpp' (the same via llama.cpp, "
+        metadata=_meta("'local' (embedded SmolLM2-135M, in numpy), 'llamacpp' (the same via llama.cpp, "
                        "after `make llamacpp`), 'openai:<model>', or 'scripted' (tests)."),
     )
     chat_tools: str = field(
