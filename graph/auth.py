@@ -48,11 +48,10 @@ from core.auth_tokens import Unauthenticated, active_verifier, bearer_user, oper
 from core.context import Context
 from core.identity import AUTHENTICATED
 from core.limits import InputTooLarge, check_run_input
-from graph.auth_redaction import finish_split_key, redact_fields
+from graph.auth_redaction import finish_split_key, redact_fields, redact_open_put
 from graph.scheduled import scheduled_owner, stamp_owner
 from memory.write_policy.gate import MemoryGate, MemoryOff, OutsideScope, TooLarge, WriteRefused
 from stores.namespaces import ROOT, InvalidUserId, UserScope, is_knowledge, user_of_label
-from stores.redaction.names import secret_in_names
 from stores.redaction.scrub import redact_deep
 
 __all__ = ["auth", "use_verifier"]
@@ -271,11 +270,8 @@ async def own_namespaces(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
 
 
 def _redacted_put(action: str, namespace: tuple[str, ...], value: dict[str, Any]) -> None:
-    """A put outside the users' gated namespaces: its key and labels checked, its value redacted."""
-    if action == "put" and isinstance(value.get("value"), dict):
-        if (problem := secret_in_names(str(value.get("key")), namespace[1:])) is not None:
-            raise _refuse(422, problem)
-        value["value"] = redact_deep(value["value"])
+    if (problem := redact_open_put(action, namespace, value)) is not None:
+        raise _refuse(422, problem)
 
 
 def _knowledge_access(action: str, caller: str | None) -> None:

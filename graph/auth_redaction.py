@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.context import Context
+from stores.redaction.names import secret_in_names
 from stores.redaction.saver import continue_conversation, server_last_said
 from stores.redaction.scrub import redact_deep
 
@@ -36,3 +37,14 @@ async def finish_split_key(thread_id: Any, kwargs: dict[str, Any]) -> None:
     """A run's input with the rest of a secret its thread's last message left open redacted, in place."""
     if Context().redact_input and kwargs.get("input") is not None and thread_id:
         kwargs["input"] = continue_conversation(kwargs["input"], await server_last_said(str(thread_id)))
+
+
+def redact_open_put(action: str, namespace: tuple[str, ...], value: dict[str, Any]) -> str | None:
+    """A put outside the users' gated namespaces (the operator's knowledge, an open server's own):
+    why its key or a label must be refused, else None with its value redacted in place.
+    """
+    if action == "put" and isinstance(value.get("value"), dict):
+        if (problem := secret_in_names(str(value.get("key")), namespace[1:])) is not None:
+            return problem
+        value["value"] = redact_deep(value["value"])
+    return None
