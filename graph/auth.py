@@ -48,7 +48,7 @@ from core.auth_tokens import Unauthenticated, active_verifier, bearer_user, oper
 from core.context import Context
 from core.identity import AUTHENTICATED
 from core.limits import InputTooLarge, check_run_input
-from graph.auth_redaction import finish_split_key, redact_fields, redact_open_put
+from graph.auth_redaction import finish_split_key, redact_fields, redact_open_put, webhook_problem
 from graph.scheduled import scheduled_owner, stamp_owner
 from memory.write_policy.gate import MemoryGate, MemoryOff, OutsideScope, TooLarge, WriteRefused
 from stores.namespaces import ROOT, InvalidUserId, UserScope, is_knowledge, user_of_label
@@ -148,6 +148,8 @@ def _admit_run(kwargs: dict[str, Any]) -> None:
         check_run_input(kwargs, server.max_message_chars)
     except InputTooLarge as err:
         raise _refuse(413, str(err)) from None
+    if (problem := webhook_problem(kwargs.get("webhook"))) is not None:
+        raise _refuse(422, problem)
     if server.redact_input:
         for key in ("input", "command"):
             if kwargs.get(key) is not None:

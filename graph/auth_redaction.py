@@ -11,11 +11,13 @@ key whose first part came in the previous run goes too.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from core.context import Context
 from stores.redaction.names import secret_in_names
 from stores.redaction.saver import continue_conversation, server_last_said
 from stores.redaction.scrub import redact_deep
+from stores.redaction.secrets import contains_secret
 
 CLIENT_FIELDS = ("metadata", "context", "config")  # what a client fills besides the input
 
@@ -47,4 +49,23 @@ def redact_open_put(action: str, namespace: tuple[str, ...], value: dict[str, An
         if (problem := secret_in_names(str(value.get("key")), namespace[1:])) is not None:
             return problem
         value["value"] = redact_deep(value["value"])
+    return None
+
+
+def webhook_problem(url: Any) -> str | None:
+    """Why a run's webhook URL is refused, else None.
+
+    The server stores the URL with the run and shows it to anyone who lists the runs,
+    and redacting it would break the call; so a URL carrying a credential (``user:pass@``
+    or a key in its path or query) is refused, and the receiver should check a signature instead.
+    """
+    if not url:
+        return None
+    text = str(url)
+    try:
+        has_userinfo = bool(urlsplit(text).password or urlsplit(text).username)
+    except ValueError:
+        return "webhook: not a valid URL"
+    if has_userinfo or contains_secret(text):
+        return "webhook: the URL carries a credential, which would be stored with the run in plain text"
     return None
