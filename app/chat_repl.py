@@ -75,7 +75,8 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
         from memory.write_policy.gate import MemoryOff
 
         try:  # through the user's write gate, like every long-term write
-            stored = remember_outcomes(agent.env(), arg) if arg else []
+            with agent.writing():
+                stored = remember_outcomes(agent.env(), arg) if arg else []
         except MemoryOff as err:
             return f"({err})"
         if not stored:
