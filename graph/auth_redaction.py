@@ -1,4 +1,4 @@
-"""What the server's auth handlers redact besides a run's input (used by graph/auth.py).
+"""What the server's auth handlers admit and redact in what a request carries (used by graph/auth.py).
 
 The server keeps the very dicts a request carries (thread, run, cron and assistant
 metadata, a run's context and config), writes them to its ops file under
@@ -13,7 +13,10 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from langgraph_sdk import Auth
+
 from core.context import Context
+from core.limits import InputTooLarge, check_run_input
 from stores.redaction.names import secret_in_names
 from stores.redaction.saver import continue_conversation, server_last_said
 from stores.redaction.scrub import redact_deep
@@ -33,6 +36,25 @@ def redact_fields(value: dict[str, Any]) -> None:
             if clean is not field:
                 field.clear()
                 field.update(clean)
+
+
+def admit_run(kwargs: dict[str, Any]) -> None:
+    """The server's limits on a run's input (nothing is stored yet), then its secrets out of the record.
+
+    ``kwargs`` is the dict the server goes on to store and run, so it is changed in place.
+    """
+    server = Context()
+    try:
+        check_run_input(kwargs, server.max_message_chars)
+    except InputTooLarge as err:
+        raise Auth.exceptions.HTTPException(status_code=413, detail=str(err)) from None
+    if (problem := webhook_problem(kwargs.get("webhook"))) is not None:
+        raise Auth.exceptions.HTTPException(status_code=422, detail=problem)
+    if server.redact_input:
+        for key in ("input", "command"):
+            if kwargs.get(key) is not None:
+                kwargs[key] = redact_deep(kwargs[key])
+        redact_fields(kwargs)
 
 
 async def finish_split_key(thread_id: Any, kwargs: dict[str, Any]) -> None:
