@@ -43,19 +43,17 @@ SEEN_KINDS = {"user_id", "exported_at", "memory_enabled", "profile", "facts", "e
 ENDED = re.compile(r"\b(no longer|not|never|stop(s|ped)?|quit(s|ted)?|used to|formerly|former|ex|broke up|"
                    r"split up|anymore|any more|until|previously)\b|n't\b", re.IGNORECASE)
 REVIEW = "[y/N] "
+ASKED = "is that still right"  # upkeep's review question asks about a value; it does not show it as current
 
 
-class UserAtKeyboard(io.TextIOBase):
+class UserAtKeyboard(io.StringIO):
     """One session's stdin: the lines, then ``/end``; a review question is answered from what was just said."""
 
     def __init__(self, lines: list[str], out: io.StringIO) -> None:
         super().__init__()
         self._lines, self._out, self._instruction = list(lines), out, False
 
-    def readable(self) -> bool:
-        return True
-
-    def readline(self, size: int | None = -1) -> str:  # noqa: ARG002 - input() reads whole lines
+    def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override]  # noqa: ARG002
         if self._out.getvalue().endswith(REVIEW):
             return "y\n" if self._instruction else "n\n"
         if not self._lines:
@@ -113,7 +111,7 @@ def prompt_lines(output: str) -> list[str]:
 def stale_lines(stale: Stale, lines: list[str]) -> list[str]:
     """The lines that show ``stale.word`` as current: not ended, not someone else's."""
     word = re.compile(r"\b" + re.escape(stale.word).replace(r"\ ", "[- ]") + r"\b", re.IGNORECASE)
-    return [line for line in lines if word.search(line) and not ENDED.search(line)
+    return [line for line in lines if word.search(line) and not ENDED.search(line) and ASKED not in line
             and not (stale.unless and re.search(stale.unless, line, re.IGNORECASE))]
 
 
@@ -190,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--scenario", type=int, choices=range(1, len(SCENARIOS) + 1), help="run only this one (1-4)")
     p.add_argument("--show", action="store_true", help="per value: kept, in the prompt, stale lines; every record")
-    p.add_argument("--upkeep-every", type=int, default=0, metavar="DAYS", help="run upkeep every DAYS (default: never)")
+    p.add_argument("--upkeep-every", type=int, default=0, metavar="DAYS",
+                   help="run upkeep every DAYS (default: never); its review questions go unanswered")
     p.add_argument("--embedding", default="hash:384", help="'hash:384' (default) or 'local' (MiniLM)")
     args = p.parse_args(argv)
     chosen = [SCENARIOS[args.scenario - 1]] if args.scenario else list(SCENARIOS)
