@@ -22,6 +22,7 @@ from langchain_core.outputs import ChatGenerationChunk
 from app.runtime import MemoryAgent
 from memory.layers.semantic import remember
 from models.scripted_chat import ScriptedChatModel
+from tests.support.openai_stub import StubServer, completion
 
 MEATY = "Try a chicken stir-fry with rice tonight."
 CLEAN = "Try a tofu stir-fry with rice tonight."
@@ -112,6 +113,25 @@ def test_a_plain_invoke_keeps_the_checked_reply_in_the_thread(ctx) -> None:
     with agent:
         assert agent.say("What should I cook tonight?", "t1").reply == CLEAN
         assert [m.text for m in agent.thread_messages("t1")] == ["What should I cook tonight?", CLEAN]
+
+
+def test_through_an_openai_compatible_server_the_rejected_draft_is_not_streamed(
+    ctx, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The issue's path: ``ChatOpenAI`` streaming from a compatible server, the check retrying."""
+    stub = StubServer([completion(MEATY), completion(CLEAN)])
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.url)
+    monkeypatch.setenv("OPENAI_API_KEY", "stub")
+    try:
+        with MemoryAgent(replace(ctx, chat_model="openai:stub-stream")) as agent:
+            remember(agent.env(), "I'm vegetarian.")
+            pieces = streamed(agent, "What should I cook tonight?", "t1")
+            reply = final_reply(agent, "t1")
+    finally:
+        stub.close()
+    assert [r.get("stream") for r in stub.requests] == [True, True]  # the model did stream, twice
+    assert not any("chicken" in m.text for m, _ in pieces)
+    assert by_message(pieces) == {reply.id: CLEAN}
 
 
 @pytest.mark.slow
