@@ -34,11 +34,11 @@ _PASSING_MOOD = re.compile(
 )
 # An assistant's sentence that carries nothing: greetings, thanks, apologies, acknowledgements,
 # not knowing, having nothing remembered, offers of more help.
+_ACK = (r"(?:ok(?:ay)?|sure|noted|got it|understood|of course|certainly|great|will do|you're welcome|"
+        r"thanks?(?: you)?(?: (?:so|very) much)?(?: for (?:telling|letting|sharing|asking)\b[^.!?]*)?)")
 _FILLER = re.compile(
     r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))(?:\W+\w+)?\W*|"
-    r"(?:ok(?:ay)?|sure|noted|got it|understood|of course|certainly|great|thanks?(?: you)?|you're welcome)"
-    r"(?:\W+(?:ok(?:ay)?|sure|noted|got it|thanks|thank you|will do))*|"
-    r"thanks?(?: you)? for (?:telling|letting|sharing|asking)\b.*|(?:i'll|i will) (?:remember|keep) (?:that|this)\b.*|"
+    rf"{_ACK}(?:\W+{_ACK})*|(?:i'll|i will) (?:remember|keep) (?:that|this)\b.*|"
     r"(?:i'm|i am) (?:so |very |really )?sorry\b.*|(?:my )?apologies\b.*|i apologi[sz]e\b.*|sorry\b.*|"
     r"(?:i'm|i am) not (?:sure|certain)\b.*|i (?:do not|don't) (?:know|remember|recall)\b.*|"
     r"i (?:do not|don't) have (?:anything|any information|any memory|any memories|that information)\b.*|"

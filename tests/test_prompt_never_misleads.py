@@ -117,3 +117,28 @@ def test_mcp_memory_block_and_recall_hold_the_same_lines(tmp_path: Path) -> None
             assert not any(r["text"].startswith("[2 March 2026] assistant:") for r in found)
 
     asyncio.run(go())
+
+
+def test_filler_is_told_from_substance() -> None:
+    from memory.chatter import substance
+
+    for filler in (FILLER, "I'm not sure.", "Sorry, I can't help with that.", "Hello! How can I help you today?",
+                   "Noted, thanks for telling me.", "OK, got it!"):
+        assert substance(filler) == "", filler
+    assert substance("Sure! Try a risotto with mushrooms.") == "Try a risotto with mushrooms."
+    assert substance("Great question, the capital is Paris.") == "Great question, the capital is Paris."
+
+
+def test_a_named_second_speaker_of_an_imported_dialogue_is_a_person_and_still_recalled(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    path = tmp_path / "dialogue.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in (
+        {"thread": "s1", "id": "D1:1", "time": "2026-03-02T10:00:00Z", "role": "user", "name": "Caroline",
+         "text": "How was your weekend?"},
+        {"thread": "s1", "id": "D1:2", "time": "2026-03-02T10:01:00Z", "role": "assistant", "name": "Melanie",
+         "text": "I painted a lake sunrise with my kids on Saturday."})))
+    cli(data, "import", "--user", "u", "--no-progress", str(path))
+    queries = tmp_path / "queries.jsonl"
+    queries.write_text(json.dumps({"id": "q1", "query": "Melanie painted a lake sunrise with her kids"}) + "\n")
+    [line] = cli(data, "recall", "--user", "u", "--kind", "message", "--k", "3", str(queries)).stdout.splitlines()
+    assert any(r["sources"] == ["D1:2"] and "Melanie: I painted" in r["text"] for r in json.loads(line)["results"]), line

@@ -35,8 +35,8 @@ from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
 
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from memory.layers.message_query import QueryInfo, analyse
-from memory.layers.message_replies import own_turns, with_replies
 from memory.layers.message_rank import Scored, cue_score, cues, features
+from memory.layers.message_replies import own_turns, with_replies
 from memory.layers.message_text import (
     index_paths,
     index_value,

@@ -4,7 +4,8 @@ A reply is the assistant's words, not the user's: shown as a memory of its own i
 as something the user said or something true ("Pizza Margherita … made with coconut
 milk"), and a filler reply ("I don't have anything remembered about you yet.") says
 nothing at all. So the message log's recall (``own_turns``) keeps the user's messages
-and leaves the assistant's out, with two exceptions:
+and leaves the assistant's out (its own replies: a named speaker of an imported dialogue
+is a person, and stays), with two exceptions:
 
 - the reply right after a recalled user message comes with it, as its context, on a
   line of its own marked as the assistant's ("[3 May 2026] assistant replied: …");
@@ -47,8 +48,16 @@ def asks_assistant(query: str) -> bool:
 
 
 def is_reply(item: Recalled) -> bool:
-    """Whether a recalled message is the assistant's."""
-    return item.meta.get("role") == ASSISTANT
+    """Whether a recalled message is the assistant's (``_agents``)."""
+    return _agents(item.meta)
+
+
+def _agents(value: dict) -> bool:
+    """Whether a logged message is the assistant's own reply: role assistant and no speaker name.
+    An imported dialogue between two people (LoCoMo) logs its second speaker as a named
+    "assistant": a person, whose messages are memories like the user's.
+    """
+    return value.get("role") == ASSISTANT and not value.get("name")
 
 
 def own_turns(found: Sequence[Recalled], query: str) -> list[Recalled]:
@@ -79,7 +88,7 @@ def with_replies(env: LayerEnv, results: Sequence[Recalled]) -> list[Recalled]:
     found = env.store.batch([GetOp(env.scope.ns(MESSAGES), str(key)) for _, key in wanted])
     out = list(results)
     for (n, key), item in zip(wanted, found):
-        if not isinstance(item, Item) or key in shown or item.value.get("role") != ASSISTANT:
+        if not isinstance(item, Item) or key in shown or not _agents(item.value):
             continue
         if item.value.get("thread") != results[n].meta.get("thread"):
             continue
