@@ -24,7 +24,9 @@ asks is not shown either, and one the current message repeats is not even recall
 
 Every recalled text is rendered as quoted data (a JSON string inside a fenced
 <memories> block), never as an instruction, so a stored "ignore previous
-instructions" stays inert text.
+instructions" stays inert text. Nothing that is meant as an instruction goes in a
+block either: the one review question of a turn is a line of the memory rules,
+its fact's words still quoted.
 """
 
 from __future__ import annotations
