@@ -75,9 +75,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of conversations in import format")
     parser.add_argument("--out", type=Path, help="markdown report (default: bench/results/locomo-pool.md)")
     args = parser.parse_args(argv)
-    import torch
-
-    torch.set_num_threads(1)
     found = pool_recall(args.data)
     out = args.out or Path(__file__).resolve().parent / "results" / "locomo-pool.md"
     write_report([table(found, f"{args.data.name}: share of the evidence")], args.data, out)

@@ -233,20 +233,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of conversations in import format")
     parser.add_argument("--ladder", action="store_true", help="the ladder of the layer's ideas instead of the ablation")
     parser.add_argument("--per-turn", action="store_true", help="time the retrieve path at 10k messages instead")
-    parser.add_argument(
-        "--torch-threads",
-        type=int,
-        default=1,
-        help="torch threads for --per-turn (default 1: one short query gains nothing from more, "
-        "and on busy cores their synchronisation costs tens of ms; 0 keeps torch's default)",
-    )
     parser.add_argument("--rows", help="only the ablation rows whose label holds this text (today's default kept)")
     parser.add_argument("--out", type=Path, help=f"markdown report (default: {RESULTS.parent}/<mode>.md)")
     args = parser.parse_args(argv)
-    if args.torch_threads > 0:
-        import torch
-
-        torch.set_num_threads(args.torch_threads)
     if args.per_turn:
         pt = per_turn(args.data)
         report = [
@@ -254,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{int(pt['messages'])} messages of one user, {int(pt['queries'])} LoCoMo questions: "
             f"p50 {pt['p50_ms']:.1f} ms, p95 {pt['p95_ms']:.1f} ms; of which query embedding p50 "
             f"{pt['embed_p50_ms']:.1f} ms and search + rerank p50 {pt['rest_p50_ms']:.1f} ms "
-            f"(torch threads {args.torch_threads or 'default'}; import took {pt['setup_s']:.0f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores).",
+            f"(one onnxruntime thread per query; import took {pt['setup_s']:.0f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores).",
         ]
     else:
         rows = LADDER if args.ladder else ABLATION
@@ -265,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         title = f"{args.data.name} ({n} questions)"
         report = [overall_table(tallies, title), "", category_table(tallies, "R@10"), "",
                   category_table(tallies, "ev@800"), "", rate,
-                  f"Query latency: one layer search (k=10) with the query embedding, torch threads {args.torch_threads or 'default'}, "
+                  "Query latency: one layer search (k=10) with the query embedding (one onnxruntime thread), "
                   f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores."]
     write_report(report, args.data, args.out or RESULTS.with_name("locomo-per-turn.md" if args.per_turn else RESULTS.name))
     return 0
