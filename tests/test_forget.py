@@ -3,7 +3,8 @@
 Each test writes two users' memories into every place memory lives (store
 namespaces, memory files, checkpointed threads in a real SQLite file), runs the
 privacy operation, closes everything and byte-searches every file under the
-data dir, -wal/-shm and index files included.
+data dir, -wal/-shm and index files included. A message, episode and thread that
+say two things lose only the forgotten one: its bytes are gone, the other's stay.
 """
 
 from __future__ import annotations

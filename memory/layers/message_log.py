@@ -181,8 +181,8 @@ class MessageLogLayer(LayerBase):
                 known[key] = item.value if item is not None else None
             return known.get(key) if key is not None else None
 
-        around = {v.get(d) for v in values.values() for d in ("prev", "next")} - {None}
-        for key in sorted(set(values) | around):  # type: ignore[type-var]
+        around = {str(v[d]) for v in values.values() for d in ("prev", "next") if v.get(d)}
+        for key in sorted(set(values) | around):
             stored = value_of(key)
             if stored is None:
                 continue

@@ -64,6 +64,8 @@ DEFAULT_THRESHOLD = 0.85
 MIN_FORGET_CHARS = 3
 SEARCHED_KINDS = (FACTS, PROFILE, PROFILE_HISTORY, EPISODES, RULES, MESSAGES, TASKS)
 _NEAR_PAGE = 50
+
+
 @dataclass(frozen=True)
 class UserData:
     """Where one user's data lives: the store, the scope, the data dir, the checkpointer."""

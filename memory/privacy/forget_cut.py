@@ -116,9 +116,9 @@ def cut_thread(saver: Any, thread_id: str, needle: Needle) -> bool | None:
     messages = [m for m in (needle.deep(m) for m in values.get("messages") or []) if _has_words(m)]
     if not messages:
         return False
-    checkpoint = {**tup.checkpoint, "channel_values": {**needle.deep(values), "messages": messages}}  # type: ignore[union-attr]
+    checkpoint = {**tup.checkpoint, "channel_values": {**needle.deep(values), "messages": messages}}
     saver.delete_thread(thread_id)
-    saver.put(config, checkpoint, needle.deep(tup.metadata or {}), dict(checkpoint.get("channel_versions") or {}))  # type: ignore[union-attr]
+    saver.put(config, checkpoint, needle.deep(tup.metadata or {}), dict(checkpoint.get("channel_versions") or {}))
     return True
 
 

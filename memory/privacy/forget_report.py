@@ -15,7 +15,6 @@ THREADS_KEPT = (
 )
 
 
-
 @dataclass
 class ForgetReport:
     """What was deleted, and what lost only a part: store keys per kind, memory-file edits, threads, scrubbing."""
