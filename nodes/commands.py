@@ -91,7 +91,7 @@ def _thread_id() -> str:
 
 
 class _LoopBridge:
-    """The sync calls forget needs (``list``, ``delete_thread``) on an async-only saver.
+    """The sync calls forget needs (``list``, ``delete_thread``, ``get_tuple``, ``put``) on an async-only saver.
 
     LangGraph Server wraps a custom checkpointer in an adapter that only speaks
     async; this node runs in a worker thread, so the calls go to the saver's loop.
@@ -108,6 +108,14 @@ class _LoopBridge:
 
     def delete_thread(self, thread_id: str) -> None:
         asyncio.run_coroutine_threadsafe(self.saver.adelete_thread(thread_id), self.loop).result()
+
+    def get_tuple(self, config: Any) -> CheckpointTuple | None:
+        return asyncio.run_coroutine_threadsafe(self.saver.aget_tuple(config), self.loop).result()
+
+    def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+        """Forget rewrites a thread that said more than the forgotten words as one clean checkpoint."""
+        return asyncio.run_coroutine_threadsafe(self.saver.aput(config, checkpoint, metadata, new_versions),
+                                                self.loop).result()
 
 
 def _checkpointer() -> BaseCheckpointSaver | None:
