@@ -134,3 +134,18 @@ def test_a_cut_keeps_the_rest_of_the_sentence_readable() -> None:
     assert Needle("nurse").cut("Nurses work nights. I like nursing.") == "I like nursing."
     text = "nothing here"
     assert lisbon.cut(text) is text  # unchanged text is the same object (no rewrite)
+
+
+def test_a_near_match_loses_the_near_part_or_goes_whole_without_embeddings() -> None:
+    """Found by meaning, not by the words: with embeddings only the part near the request is cut."""
+    said = {"id": "m1", "text": "Berlin is where I live. I work as a nurse.", "role": "user", "thread": "t",
+            "time": "2026-12-01T10:00:00+00:00"}
+    store, emb = _store(), HashEmbeddings(64)
+    store.put(ALICE.ns(MESSAGES), "m1", said)
+    assert store.search(ALICE.ns(MESSAGES), query="I live in Berlin")[0].score >= 0.6  # the premise: a near match
+    report = forget(UserData(store, ALICE, embeddings=emb), "I live in Berlin", threshold=0.6)
+    assert report.cut == {MESSAGES: ["m1"]}
+    assert store.get(ALICE.ns(MESSAGES), "m1").value["text"] == "I work as a nurse."  # type: ignore[union-attr]
+    store = _store()
+    store.put(ALICE.ns(MESSAGES), "m1", said)
+    assert forget(UserData(store, ALICE), "I live in Berlin", threshold=0.6).deleted == {MESSAGES: ["m1"]}

@@ -220,30 +220,30 @@ def forget(
     store, scope = where.store, where.scope
     report = ForgetReport(action=f"forget {_checked(text).strip()!r}")
     found = _matching(store, scope, text, threshold)
-    needle = _needle(where, text, threshold, found)
+    needle, words = _needle(where, text, threshold, found), Needle(text)  # near parts: only in the items found
     for kind, doomed in found.items():
         deleted, cut = CUTTERS.get(kind, _delete)(store, scope, needle, sorted(doomed))
         report.deleted.update({kind: deleted} if deleted else {})
         report.cut.update({kind: cut} if cut else {})
     # Belt and braces: nothing that still quotes the text survives in the log's index.
     for item in iter_items(store, scope.ns(MESSAGES)):
-        if _mentions(item.value, needle):
+        if _mentions(item.value, words):
             store.delete(item.namespace, item.key)
             report.deleted.setdefault(MESSAGES, []).append(item.key)
     report.threads_kept, vacuum = where.checkpointer is None, secure_delete_on(where.checkpointer)
     if where.checkpointer is not None:
         for record in iter_items(store, scope.ns(THREADS)):
-            if not _thread_mentions(where.checkpointer, record.key, needle):
+            if not _thread_mentions(where.checkpointer, record.key, words):
                 continue
-            if cut_thread(where.checkpointer, record.key, needle) and not _thread_mentions(
-                    where.checkpointer, record.key, needle):
+            if cut_thread(where.checkpointer, record.key, words) and not _thread_mentions(
+                    where.checkpointer, record.key, words):
                 report.cut.setdefault(THREADS, []).append(record.key)
                 continue
             where.checkpointer.delete_thread(record.key)
             store.delete(record.namespace, record.key)
             report.threads.append(record.key)
     if where.data_dir is not None:
-        report.files = MemoryFiles(where.data_dir, scope).remove_lines(needle.in_text)
+        report.files = MemoryFiles(where.data_dir, scope).remove_lines(words.in_text)
     report.scrubbed = scrub(store, where.checkpointer, scope, vacuum=vacuum)
     return report
 
