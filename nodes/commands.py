@@ -16,9 +16,11 @@ nothing is deleted on a guess. Once confirmed, the request leaves no trace:
 - this thread's checkpoints (the request, and the confirmation that quotes what
   it deletes, are in them): deleted here with ``delete_thread`` before forget
   scrubs the file, so the run's next checkpoint starts a fresh history;
-- this thread's state, which the run writes back: the request and every message
-  that mentions the forgotten text are removed (``RemoveMessage``), as are the
-  session log entries, summary lines and last prompt that mention it.
+- this thread's state, which the run writes back: the request is removed
+  (``RemoveMessage``), and every message that mentions the forgotten text loses
+  that part (``forget_parts.Needle``: the same cut as the message log's; a message
+  left with nothing goes), as do the session log entries and summary lines; the
+  last prompt is cleared.
 
 Command replies are marked (``additional_kwargs[COMMAND_KEY]``) and removed at the
 start of the next input (``stale_replies``; ``consolidate`` does it for a session
@@ -48,6 +50,7 @@ from memory.layers.base import LayerEnv, MemoryLayer
 from memory.privacy.consent import set_memory_enabled
 from memory.privacy.export import export_user, render_memories
 from memory.privacy.forget import UserData, forget, would_forget
+from memory.privacy.forget_parts import Needle
 from memory.privacy.retention_sweep import change_retention
 from nodes.background import settle
 from nodes.intents import Intent, needles, parse_intent
@@ -71,7 +74,7 @@ def stale_replies(messages: Sequence[AnyMessage]) -> list[RemoveMessage]:
 
 
 def _mentions(obj: Any, needle: str) -> bool:
-    return any(needle in s.casefold() for s in strings_in(obj))
+    return Needle(needle).in_any(strings_in(obj))
 
 
 def approved(answer: Any) -> bool:
@@ -88,7 +91,7 @@ def _thread_id() -> str:
 
 
 class _LoopBridge:
-    """The sync calls forget needs (``list``, ``delete_thread``) on an async-only saver.
+    """The sync calls forget needs (``list``, ``delete_thread``, ``get_tuple``, ``put``) on an async-only saver.
 
     LangGraph Server wraps a custom checkpointer in an adapter that only speaks
     async; this node runs in a worker thread, so the calls go to the saver's loop.
@@ -105,6 +108,14 @@ class _LoopBridge:
 
     def delete_thread(self, thread_id: str) -> None:
         asyncio.run_coroutine_threadsafe(self.saver.adelete_thread(thread_id), self.loop).result()
+
+    def get_tuple(self, config: Any) -> CheckpointTuple | None:
+        return asyncio.run_coroutine_threadsafe(self.saver.aget_tuple(config), self.loop).result()
+
+    def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+        """Forget rewrites a thread that said more than the forgotten words as one clean checkpoint."""
+        return asyncio.run_coroutine_threadsafe(self.saver.aput(config, checkpoint, metadata, new_versions),
+                                                self.loop).result()
 
 
 def _checkpointer() -> BaseCheckpointSaver | None:
@@ -143,16 +154,23 @@ def forget_preview(found: dict[str, list[str]], in_thread: int) -> tuple[int, li
 
 
 def _scrub(state: dict[str, Any], needle: str, request: HumanMessage) -> dict[str, Any]:
-    """State updates that take ``needle`` (and the request) out of this thread."""
-    messages = state.get("messages") or []
-    gone = [RemoveMessage(id=str(m.id)) for m in messages if m.id == request.id or _mentions(m.content, needle)]
-    updates: dict[str, Any] = {"messages": gone, "recalled": [], "system_prompt": ""}
+    """State updates that take ``needle`` (and the request) out of this thread, keeping the rest of each message."""
+    words = Needle(needle)
+    changed: list[AnyMessage] = []
+    for m in state.get("messages") or []:
+        cut = m if m.id == request.id else words.deep(m)
+        if cut is m and m.id != request.id:
+            continue
+        said = "".join(strings_in(cut.content)).strip() or getattr(cut, "tool_calls", None)
+        changed.append(cut if said and m.id != request.id else RemoveMessage(id=str(m.id)))  # type: ignore[arg-type]
+    updates: dict[str, Any] = {"messages": changed, "recalled": [], "system_prompt": ""}
     session = state.get("session") or []
-    if any(_mentions(entry, needle) for entry in session):
-        updates["session"] = [{"clear": True}, *(e for e in session if not _mentions(e, needle))]
+    if any(words.in_any(strings_in(entry)) for entry in session):
+        kept = [e for e in (words.deep(e) for e in session) if any(s.strip() for s in strings_in(e))]
+        updates["session"] = [{"clear": True}, *kept]
     summary = state.get("summary") or ""
-    if needle in summary.casefold():
-        updates["summary"] = "\n".join(line for line in summary.splitlines() if needle not in line.casefold())
+    if words.in_text(summary):
+        updates["summary"] = words.cut(summary)
     return updates
 
 
@@ -173,9 +191,10 @@ def _forget(env: LayerEnv, state: dict[str, Any], intent: Intent, request: Human
         saver.delete_thread(thread)  # its checkpoints hold the request; forget scrubs the file next
     report = forget(replace(env, store=env.gate.forgetting()), needle, checkpointer=saver)
     register_thread(env, thread)  # the run re-creates the thread: keep it this user's
-    counts = report.counts()
-    deleted = sum(n for kind, n in counts.items() if kind != "threads") + in_thread
-    return {**_scrub(state, needle, request), "reply": f"Done: I deleted {deleted} memory item(s). It is gone."}
+    deleted = sum(len(keys) for keys in report.deleted.values()) + len(report.files) + in_thread
+    kept = sum(len(keys) for kind, keys in report.cut.items() if kind != "threads")
+    more = f" I removed it from {kept} more that also said other things, and kept those." if kept else ""
+    return {**_scrub(state, needle, request), "reply": f"Done: I deleted {deleted} memory item(s).{more} It is gone."}
 
 
 def _handle(env: LayerEnv, state: dict[str, Any], intent: Intent, request: HumanMessage) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 Each test writes two users' memories into every place memory lives (store
 namespaces, memory files, checkpointed threads in a real SQLite file), runs the
 privacy operation, closes everything and byte-searches every file under the
-data dir, -wal/-shm and index files included.
+data dir, -wal/-shm and index files included. A message, episode and thread that
+say two things lose only the forgotten one: its bytes are gone, the other's stay.
 """
 
 from __future__ import annotations
@@ -253,3 +254,40 @@ def test_forgetting_a_logged_message_keeps_and_reindexes_its_neighbours(tmp_path
     assert sorted(left) == ["m1", "m3"]
     assert all("zebra" not in v[INDEXED_FIELD] for v in left.values())
     assert all("zebra" not in t for v in left.values() for t in v[SENTENCE_FIELD])  # nor any vector's text
+
+
+F_WORD, K_WORD = "zanzibarite", "kumquatnurse"  # said in one message: the first is forgotten, the second kept
+
+
+def test_forget_cuts_only_the_named_part_and_no_bytes_remain(world: dict[str, Any]) -> None:
+    """One message, its episode and its thread say two things; forgetting one keeps the other everywhere."""
+    store, saver, data_dir = world["store"], world["saver"], world["dir"]
+    said = f"My name is Ana. I live in {F_WORD} and I work as a {K_WORD}."
+    store.put(ALICE.ns(MESSAGES), "alice-m3", {"id": "alice-m3", "text": said, "thread": "alice-t3", "role": "user",
+                                              "time": NOW, "prev": None, "next": None})
+    store.put(ALICE.ns(EPISODES), "e2", {"text": f"User: {said}\nUser: I'm allergic to nuts.", "sources": ["alice-m3"],
+                                         "keywords": [F_WORD, K_WORD, "nuts"]})
+    _chat(saver, "alice-t3", said)
+    store.put(ALICE.ns(THREADS), "alice-t3", {"thread_id": "alice-t3", "created_at": NOW}, index=False)
+    assert _files_with(data_dir, F_WORD, world["db"]) != []  # the premise: the words are on disk
+
+    report = forget(UserData(store, ALICE, data_dir, saver), F_WORD, threshold=1.01)
+    assert report.cut == {MESSAGES: ["alice-m3"], EPISODES: ["e2"], THREADS: ["alice-t3"]}
+    assert "alice-m3" not in report.deleted.get(MESSAGES, []) and "alice-t3" not in report.threads
+    _shut(world, store, saver)
+    assert _files_with(data_dir, F_WORD, world["db"]) == []
+    assert _files_with(data_dir, K_WORD, world["db"]) != []
+
+    store, saver = _reopen(world)
+    message = store.get(ALICE.ns(MESSAGES), "alice-m3")
+    assert message is not None and message.value["text"] == f"My name is Ana. I work as a {K_WORD}."
+    assert [set(m) for m in message.value["forgotten"]] == [{"at", "by"}]  # when, never what
+    assert store.search(ALICE.ns(MESSAGES), query=f"I work as a {K_WORD}", limit=1)[0].key == "alice-m3"
+    episode = store.get(ALICE.ns(EPISODES), "e2")
+    assert episode is not None and episode.value["text"] == f"User: My name is Ana. I work as a {K_WORD}.\nUser: I'm allergic to nuts."
+    assert episode.value["keywords"] == [K_WORD, "nuts"] and episode.value["forgotten"]
+    kept = saver.get_tuple({"configurable": {"thread_id": "alice-t3"}})
+    assert kept is not None
+    assert [m.content for m in kept.checkpoint["channel_values"]["messages"]] == [
+        f"My name is Ana. I work as a {K_WORD}.", f"noted: My name is Ana. I work as a {K_WORD}."]
+    _assert_bob_intact(store, saver, data_dir)

@@ -36,7 +36,7 @@ async def _drive(url: str) -> None:
         return {"messages": [{"role": "user", "content": text}]}
 
     t1 = (await client.threads.create())["thread_id"]
-    await run(t1, input=say("I'm vegetarian."))
+    await run(t1, input=say("I'm vegetarian. My name is Zed."))
     await run(t1, input={"mode": "end_session"})
     assert "vegetarian" in await remembered()
 
@@ -58,6 +58,8 @@ async def _drive(url: str) -> None:
     assert "vegetarian" not in json.dumps(out).lower()
     state = await client.threads.get_state(t2)
     assert state["next"] == [] and "vegetarian" not in json.dumps(state["values"]).lower()
+    kept = json.dumps((await client.threads.get_state(t1))["values"]).lower()  # rewritten, not deleted
+    assert "vegetarian" not in kept and "my name is zed." in kept
 
 
 async def _deferred(url: str) -> None:

@@ -173,6 +173,28 @@ class MessageLogLayer(LayerBase):
             env.store.put(ns, key, value, index=self._index(value, *(a.value if a else None for a in around)))
         return len(gone)
 
+    def rewrite(self, env: LayerEnv, values: dict[str, dict[str, Any]]) -> None:
+        """Store new values of logged messages (forget cut a part of their text) and re-index them
+        and their neighbours, whose indexed texts quote them: no vector or FTS text keeps the old words.
+        """
+        ns = env.scope.ns(MESSAGES)
+        known: dict[str, dict[str, Any] | None] = dict(values)
+
+        def value_of(key: str | None) -> dict[str, Any] | None:
+            if key is not None and key not in known:
+                item = env.store.get(ns, key)
+                known[key] = item.value if item is not None else None
+            return known.get(key) if key is not None else None
+
+        around = {str(v[d]) for v in values.values() for d in ("prev", "next") if v.get(d)}
+        for key in sorted(set(values) | around):
+            stored = value_of(key)
+            if stored is None:
+                continue
+            value = dict(stored)
+            paths = self._index(value, value_of(value.get("prev")), value_of(value.get("next")))
+            env.store.put(ns, key, value, index=paths)
+
     def _link_to_previous_turn(self, env: LayerEnv, records: list[dict[str, Any]]) -> list[Op]:
         """In live chat, make the last logged message of this session the first one's neighbour.
 

@@ -3,7 +3,12 @@
 "Forget that I live in Berlin" must reach every copy: the fact, the profile
 and its history, the episode that summarised the session, rules, the raw
 message log, lines in the user's memory files, and the checkpointed threads
-that still hold the turn. Deleting rows is not enough: SQLite keeps deleted
+that still hold the turn. It must take nothing else: a record that holds
+several statements (a logged message, an episode, a thread's messages) loses
+only the part that names the words and keeps the rest, marked as cut
+(memory/privacy/forget_cut.py; ``CUTTERS`` says, per kind, how a matched item
+is forgotten, and a layer with records of its own adds its kind there).
+Deleting rows is not enough: SQLite keeps deleted
 bytes in free pages and in its WAL, and FAISS files keep removed vectors until
 rewritten, so every operation ends by scrubbing what held the user's data and
 nothing else: the store's ``scrub(prefix)`` when it has one (rewrites only the
@@ -22,19 +27,25 @@ says so, and the tool's answer passes it on.
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import nullcontext
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
 from memory.layers.base import LayerEnv
-from memory.layers.message_log import MessageLogLayer
 from memory.layers.message_text import own_text
+from memory.privacy.disk_scrub import scrub as scrub
+from memory.privacy.disk_scrub import secure_delete_on as secure_delete_on
 from memory.privacy.export import iter_items
+from memory.privacy.forget_cut import Found, cut_episodes, cut_messages, cut_thread
+from memory.privacy.forget_parts import Needle, all_parts
+from memory.privacy.forget_report import THREADS_KEPT as THREADS_KEPT
+from memory.privacy.forget_report import ForgetReport
+from memory.text import cosine_similarities
 from memory.tools.memory_files import MemoryFiles
 from stores.namespaces import (
     EPISODES,
@@ -53,10 +64,6 @@ DEFAULT_THRESHOLD = 0.85
 MIN_FORGET_CHARS = 3
 SEARCHED_KINDS = (FACTS, PROFILE, PROFILE_HISTORY, EPISODES, RULES, MESSAGES, TASKS)
 _NEAR_PAGE = 50
-THREADS_KEPT = (
-    "Conversation threads were not searched from here and may still hold it; "
-    "run /forget in the chat or `memory-agent forget` to delete those threads too."
-)
 
 
 @dataclass(frozen=True)
@@ -67,55 +74,24 @@ class UserData:
     scope: UserScope
     data_dir: Path | None = None
     checkpointer: BaseCheckpointSaver | None = None
+    embeddings: Embeddings | None = None  # tells which part of a near match is near (else it goes whole)
 
     @classmethod
     def of(cls, target: UserData | LayerEnv, checkpointer: BaseCheckpointSaver | None = None) -> UserData:
         """Accept a ``LayerEnv`` (data dir read from its context) or a ``UserData``."""
         if isinstance(target, UserData):
-            return target if checkpointer is None else cls(target.store, target.scope, target.data_dir, checkpointer)
+            return target if checkpointer is None else cls(
+                target.store, target.scope, target.data_dir, checkpointer, target.embeddings)
         data_dir = getattr(target.context, "data_dir", None)
-        return cls(target.store, target.scope, Path(data_dir) if data_dir else None, checkpointer)
+        return cls(target.store, target.scope, Path(data_dir) if data_dir else None, checkpointer, target.embeddings)
 
 
-@dataclass
-class ForgetReport:
-    """What was deleted: store keys per kind, memory-file edits, threads, scrubbing."""
-
-    action: str
-    deleted: dict[str, list[str]] = field(default_factory=dict)
-    files: dict[str, int] = field(default_factory=dict)  # path -> lines removed, -1 = whole file
-    threads: list[str] = field(default_factory=list)
-    scrubbed: list[str] = field(default_factory=list)
-    threads_kept: bool = False  # no checkpointer was given, so conversations were not searched
-
-    def counts(self) -> dict[str, int]:
-        out = {kind: len(keys) for kind, keys in self.deleted.items() if keys}
-        if self.files:
-            out["memory_files"] = len(self.files)
-        if self.threads:
-            out["threads"] = len(self.threads)
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "counts": self.counts(), "deleted": self.deleted,
-                "files": self.files, "threads": self.threads, "scrubbed": self.scrubbed,
-                "threads_kept": self.threads_kept}
-
-    def __str__(self) -> str:
-        counts = self.counts()
-        if not counts:
-            line = f"{self.action}: nothing matched, nothing deleted."
-        else:
-            line = f"{self.action}: deleted " + ", ".join(f"{n} {kind}" for kind, n in counts.items()) + "."
-        return line + (f" {THREADS_KEPT}" if self.threads_kept else "")
+def _mentions(obj: Any, needle: Needle) -> bool:
+    return needle.in_any(strings_in(obj))
 
 
-def _mentions(obj: Any, needle: str) -> bool:
-    return any(needle in s.casefold() for s in strings_in(obj))
-
-
-def _thread_mentions(saver: BaseCheckpointSaver, thread_id: str, needle: str) -> bool:
-    """Does any checkpoint or pending write of the thread contain ``needle``?"""
+def _thread_mentions(saver: BaseCheckpointSaver, thread_id: str, needle: Needle) -> bool:
+    """Does any checkpoint or pending write of the thread mention ``needle``?"""
     for tup in saver.list({"configurable": {"thread_id": thread_id}}):
         if _mentions(tup.checkpoint.get("channel_values"), needle) or _mentions(tup.metadata, needle):
             return True
@@ -149,59 +125,25 @@ def _own_text(kind: str, value: Any) -> Any:
     return value
 
 
-def _forget_messages(store: BaseStore, scope: UserScope, keys: list[str]) -> None:
-    """Delete logged messages the way the log wants: neighbours are re-indexed, not deleted."""
-    if keys:
-        MessageLogLayer().forget(LayerEnv(store=store, scope=scope, context=None, embeddings=None), keys)  # type: ignore[arg-type]
+Forgetter = Callable[[BaseStore, UserScope, Needle, Found], tuple[list[str], list[str]]]
 
 
-def secure_delete_on(checkpointer: BaseCheckpointSaver | None) -> bool:
-    """Make the checkpoint connection zero what it deletes (a per-connection setting).
-
-    Returns True when it was off: earlier deletes and updates may then have left
-    text in free space, which only a VACUUM removes (ours is always on).
-    """
-    conn = getattr(checkpointer, "conn", None)
-    if not isinstance(conn, sqlite3.Connection):
-        return False
-    was_on = conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
-    conn.execute("PRAGMA secure_delete=ON")
-    return not was_on
+def _delete(store: BaseStore, scope: UserScope, needle: Needle, found: Found) -> tuple[list[str], list[str]]:
+    """A record that says one thing (a fact, a profile slot, a rule) goes whole."""
+    for namespace, key in found:
+        store.delete(namespace, key)
+    return sorted(key for _, key in found), []
 
 
-def scrub(
-    store: BaseStore, checkpointer: BaseCheckpointSaver | None, scope: UserScope, *, vacuum: bool = False
-) -> list[str]:
-    """Make deleted bytes leave the disk, touching only what held ``scope``'s data
-    (``vacuum``: also rewrite the checkpoint file, see ``secure_delete_on``).
-    """
-    done = []
-    scoped = getattr(store, "scrub", None)
-    if callable(scoped):
-        scoped(scope.root)
-        done.append("store")
-    conn = getattr(checkpointer, "conn", None)
-    if isinstance(conn, sqlite3.Connection):
-        # SqliteSaver serialises its own use of the connection with ``lock``.
-        lock = getattr(checkpointer, "lock", None)
-        with lock if hasattr(lock, "__enter__") else nullcontext():
-            conn.commit()
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            if vacuum:
-                conn.execute("VACUUM")
-                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        done.append("checkpoints")
-    elif callable(getattr(checkpointer, "scrub", None)):  # a server-backed saver (stores/postgres/checkpoint.py)
-        checkpointer.scrub()  # type: ignore[union-attr]
-        done.append("checkpoints")
-    return done
+# Per kind, how a matched item is forgotten (keys deleted, keys cut); ``_delete`` for any other kind.
+CUTTERS: dict[str, Forgetter] = {MESSAGES: cut_messages, EPISODES: cut_episodes}
 
 
 def _matching(
     store: BaseStore, scope: UserScope, text: str, threshold: float
 ) -> dict[str, set[tuple[tuple[str, ...], str]]]:
-    """Per searched kind, the (namespace, key) of every item that forget would delete."""
-    needle, out = text.strip().casefold(), {}
+    """Per searched kind, the (namespace, key) of every item that forget would delete or cut."""
+    needle, out = Needle(text), {}
     for kind in SEARCHED_KINDS:
         ns = scope.ns(kind)
         doomed = {(tuple(i.namespace), i.key) for i in iter_items(store, ns)
@@ -211,20 +153,49 @@ def _matching(
     return out
 
 
+def _needle(where: UserData, text: str, threshold: float, found: dict[str, set[tuple[tuple[str, ...], str]]]) -> Needle:
+    """The words to cut, plus the parts of a near match (found by meaning, not by the words) that
+    are near the request themselves; without embeddings to tell, such a match is cut whole.
+    """
+    words, near = Needle(text), []
+    for kind in CUTTERS:
+        for namespace, key in found.get(kind, ()):
+            item = where.store.get(namespace, key)
+            if item is None or _mentions(_own_text(kind, item.value), words):
+                continue
+            parts = all_parts(str(item.value.get("text", "")))
+            if where.embeddings is None:
+                near += parts
+            else:
+                cosines = cosine_similarities(where.embeddings, text.strip(), parts)
+                near += [part for part, cos in zip(parts, cosines) if cos >= threshold]
+    return Needle(text, also=near) if near else words
+
+
+def _checked(text: Any) -> str:
+    if not isinstance(text, str) or len(text.strip()) < MIN_FORGET_CHARS:
+        raise ValueError(f"say what to forget in at least {MIN_FORGET_CHARS} characters")
+    return text
+
+
 def would_forget(
     target: UserData | LayerEnv, text: str, *, threshold: float = DEFAULT_THRESHOLD
 ) -> dict[str, list[str]]:
-    """A dry run of ``forget``'s store matching: per kind, the texts it would delete.
+    """A dry run of ``forget``'s store matching: per kind, the texts it would delete (for a
+    kind whose records lose only a part, ``CUTTERS``: the parts it would cut).
 
     Lets a caller show what a forget request would remove and ask before deleting.
     """
-    if not isinstance(text, str) or len(text.strip()) < MIN_FORGET_CHARS:
-        raise ValueError(f"say what to forget in at least {MIN_FORGET_CHARS} characters")
     where = UserData.of(target)
+    found = _matching(where.store, where.scope, _checked(text), threshold)
+    needle = _needle(where, text, threshold, found)
     out: dict[str, list[str]] = {}
-    for kind, keys in _matching(where.store, where.scope, text, threshold).items():
-        items = (where.store.get(namespace, key) for namespace, key in sorted(keys))
-        texts = [str(i.value.get("text") or i.key) for i in items if i is not None]
+    for kind, keys in found.items():
+        items = [i for i in (where.store.get(namespace, key) for namespace, key in sorted(keys)) if i is not None]
+        if kind in CUTTERS:
+            texts = [p for i in items for p in needle.parts(str(i.value.get("text", "")))]
+        else:
+            texts = [str(i.value.get("text") or i.key) for i in items]
         out.update({kind: texts} if texts else {})
     return out
 
@@ -236,40 +207,43 @@ def forget(
     threshold: float = DEFAULT_THRESHOLD,
     checkpointer: BaseCheckpointSaver | None = None,
 ) -> ForgetReport:
-    """Delete every memory of the user that contains ``text`` or is near it.
+    """Forget every memory of the user that mentions ``text`` or is near it.
 
-    Store items match when any string in their value contains ``text``
-    (case-insensitive) or when the store's query search scores them at or above
-    ``threshold`` (cosine; pass a value above 1 to turn near matching off).
-    Memory-file lines and checkpointed threads match by substring only: they
-    have no embeddings, and a near match there would delete whole threads.
+    Store items match when any string in their value mentions ``text`` (its words
+    from a word boundary, any case) or when the store's query search scores them at
+    or above ``threshold`` (cosine; pass a value above 1 to turn near matching off).
+    A matched record that holds several statements loses the part (``CUTTERS``);
+    any other is deleted. Memory-file lines and checkpointed threads match by the
+    words only: they have no embeddings; a thread keeps what does not name them.
     """
-    if not isinstance(text, str) or len(text.strip()) < MIN_FORGET_CHARS:
-        raise ValueError(f"say what to forget in at least {MIN_FORGET_CHARS} characters")
     where = UserData.of(target, checkpointer)
-    store, scope, needle = where.store, where.scope, text.strip().casefold()
-    report = ForgetReport(action=f"forget {text.strip()!r}")
-    for kind, doomed in _matching(store, scope, text, threshold).items():
-        if kind == MESSAGES:
-            _forget_messages(store, scope, sorted(key for _, key in doomed))
-        else:
-            for namespace, key in sorted(doomed):
-                store.delete(namespace, key)
-        report.deleted.update({kind: sorted(key for _, key in doomed)} if doomed else {})
+    store, scope = where.store, where.scope
+    report = ForgetReport(action=f"forget {_checked(text).strip()!r}")
+    found = _matching(store, scope, text, threshold)
+    needle, words = _needle(where, text, threshold, found), Needle(text)  # near parts: only in the items found
+    for kind, doomed in found.items():
+        deleted, cut = CUTTERS.get(kind, _delete)(store, scope, needle, sorted(doomed))
+        report.deleted.update({kind: deleted} if deleted else {})
+        report.cut.update({kind: cut} if cut else {})
     # Belt and braces: nothing that still quotes the text survives in the log's index.
     for item in iter_items(store, scope.ns(MESSAGES)):
-        if _mentions(item.value, needle):
+        if _mentions(item.value, words):
             store.delete(item.namespace, item.key)
             report.deleted.setdefault(MESSAGES, []).append(item.key)
     report.threads_kept, vacuum = where.checkpointer is None, secure_delete_on(where.checkpointer)
     if where.checkpointer is not None:
         for record in iter_items(store, scope.ns(THREADS)):
-            if _thread_mentions(where.checkpointer, record.key, needle):
-                where.checkpointer.delete_thread(record.key)
-                store.delete(record.namespace, record.key)
-                report.threads.append(record.key)
+            if not _thread_mentions(where.checkpointer, record.key, words):
+                continue
+            if cut_thread(where.checkpointer, record.key, words) and not _thread_mentions(
+                    where.checkpointer, record.key, words):
+                report.cut.setdefault(THREADS, []).append(record.key)
+                continue
+            where.checkpointer.delete_thread(record.key)
+            store.delete(record.namespace, record.key)
+            report.threads.append(record.key)
     if where.data_dir is not None:
-        report.files = MemoryFiles(where.data_dir, scope).remove_lines(lambda line: needle in line.casefold())
+        report.files = MemoryFiles(where.data_dir, scope).remove_lines(words.in_text)
     report.scrubbed = scrub(store, where.checkpointer, scope, vacuum=vacuum)
     return report
 

@@ -104,10 +104,12 @@ Table([{"what": k, "deleted": v} for k, v in report.counts().items()], title=str
 Table(mentions("Berlin"), title="items mentioning Berlin, after")
 
 # %% [markdown]
-# The thread that held the sentence is gone from the checkpointer too, and the profile still knows the current city:
+# It took nothing else: the message, the episode and the thread that also said "I'm vegetarian" and named the
+# dentist lost only the clause about Berlin (marked as cut, with the date, never with what it said). The profile
+# still knows the current city:
 
 # %%
-Table([{"thread a1 messages after forget": len(ana.thread_messages("a1")),
+Table([{"thread a1 after forget": " / ".join(str(m.content) for m in ana.thread_messages("a1"))[:160],
         "current profile": "; ".join(i.value["text"] for i in ana.store.search(scope.ns(PROFILE), limit=20))}])
 
 # %% [markdown]
