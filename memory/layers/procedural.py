@@ -174,7 +174,8 @@ class ProceduralLayer(LayerBase):
     def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> dict[str, Any] | None:
         if env.chat_model is None or not llm_extraction_on(env.context.llm_extraction, env.context.chat_model):
             return None
-        proposed = grounded_rules(session_answer(env.chat_model, session).rules, session)
+        answer = session_answer(env.chat_model, session, env.context.extraction_max_tokens)
+        proposed = grounded_rules(answer.rules, session)
         self._save(env, [model_feedback(p) for p in proposed])
         return None
 

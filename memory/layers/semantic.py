@@ -69,13 +69,13 @@ class SemanticLayer(LayerBase):
     def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> dict[str, Any] | None:
         extractor = self.session_extractor
         if extractor is None and llm_extraction_on(env.context.llm_extraction, env.context.chat_model):
-            extractor = LLMFactExtractor()  # the context's capable model, by setting rather than by code
+            extractor = LLMFactExtractor(max_tokens=env.context.extraction_max_tokens)  # by setting, not code
         if extractor is None:
             return None
         if isinstance(extractor, LLMFactExtractor) and extractor.chat_model is None:
             if env.chat_model is None:
                 return None
-            extractor = extractor.with_model(env.chat_model)
+            extractor = extractor.with_model(env.chat_model, env.context.extraction_max_tokens)
         write(env, extractor, session)
         return None
 

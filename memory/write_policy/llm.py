@@ -74,18 +74,19 @@ class LLMFactExtractor:
 
     needs_llm = True
 
-    def __init__(self, chat_model: BaseChatModel | None = None) -> None:
+    def __init__(self, chat_model: BaseChatModel | None = None, max_tokens: int | None = None) -> None:
         self.chat_model = chat_model
+        self.max_tokens = max_tokens
 
-    def with_model(self, chat_model: BaseChatModel) -> LLMFactExtractor:
+    def with_model(self, chat_model: BaseChatModel, max_tokens: int | None = None) -> LLMFactExtractor:
         """This extractor bound to ``chat_model`` unless it already has its own."""
-        return self if self.chat_model is not None else LLMFactExtractor(chat_model)
+        return self if self.chat_model is not None else LLMFactExtractor(chat_model, max_tokens or self.max_tokens)
 
     def extract(self, messages: Sequence[LoggedMessage]) -> list[CandidateFact]:
         if self.chat_model is None:
             raise ValueError("LLMFactExtractor needs a chat model; pass one or call with_model()")
         ids = {m.id for m in user_messages(messages)}
-        answer = session_answer(self.chat_model, messages)
+        answer = session_answer(self.chat_model, messages, self.max_tokens)
         return [c for c in (_candidate(f, ids) for f in answer.facts) if c is not None]
 
 
@@ -94,9 +95,12 @@ _asking: dict[tuple[int, str], threading.Lock] = {}
 _guard = threading.Lock()
 
 
-def session_answer(chat_model: BaseChatModel, messages: Sequence[LoggedMessage]) -> ExtractedFacts:
+def session_answer(
+    chat_model: BaseChatModel, messages: Sequence[LoggedMessage], max_tokens: int | None = None
+) -> ExtractedFacts:
     """What ``chat_model`` extracts from the user's ``messages``: asked once per model and prompt
-    (the answer is kept for the layers that ask after the first), empty when unusable.
+    (the answer is kept for the layers that ask after the first), empty when unusable. ``max_tokens``
+    lifts the model's reply limit for this answer: a chat reply's is too short for a session's JSON.
     """
     said = {m.id: " ".join(safe_sentences(m.text)) for m in user_messages(messages)}
     lines = "\n".join(f"[{mid}] {text}" for mid, text in said.items() if text)
@@ -110,12 +114,21 @@ def session_answer(chat_model: BaseChatModel, messages: Sequence[LoggedMessage])
             kept = _answers.get(key)
         if kept is not None and kept[0] is chat_model:
             return kept[1]
-        answer = _validated(_ask(chat_model, [SystemMessage(INSTRUCTIONS), HumanMessage("User messages:\n" + lines)]))
+        prompt = [SystemMessage(INSTRUCTIONS), HumanMessage("User messages:\n" + lines)]
+        answer = _validated(_ask(_sized(chat_model, max_tokens), prompt))
         with _guard:
             _answers[key] = (chat_model, answer)
             while len(_answers) > KEPT_ANSWERS:
                 _asking.pop(_answers.popitem(last=False)[0], None)
     return answer
+
+
+def _sized(chat_model: BaseChatModel, max_tokens: int | None) -> BaseChatModel:
+    """``chat_model`` with its reply limit (``max_tokens``, or Ollama's ``num_predict``) set to ``max_tokens``."""
+    for name in ("max_tokens", "num_predict"):
+        if max_tokens and name in type(chat_model).model_fields:
+            return chat_model.model_copy(update={name: max_tokens})
+    return chat_model
 
 
 def _ask(chat_model: BaseChatModel, prompt: list[BaseMessage]) -> Any:
