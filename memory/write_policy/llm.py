@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from core.prompts import FACT_EXTRACTION_PROMPT
 from memory.layers.base import LoggedMessage
+from memory.text import content_words
 from memory.write_policy.base import SLOTS, CandidateFact, safe_sentences, slot_for, user_messages
 from memory.write_policy.llm_rules import ExtractedRule
 from memory.write_policy.person import third_person
@@ -206,6 +207,9 @@ def _candidate(fact: ExtractedFact, message_ids: set[str]) -> CandidateFact | No
     text = fact.text.strip()
     if re.match(r"^(?:i|i'm|my)\b", text, re.IGNORECASE):
         text = third_person(text)
+    if fact.value and not set(content_words(text)) & set(content_words(fact.value)):
+        log.info("dropped an extracted fact whose text does not state its value: %r", text[:80])
+        return None  # grounding checks the value, so a text ("...") unrelated to it must not ride along
     return CandidateFact(
         text=text,
         category=slot.category if slot else fact.category.strip().lower() or "other",
