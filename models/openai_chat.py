@@ -100,7 +100,9 @@ class CompatibleChatOpenAI(ChatOpenAI):
             tool_choice = "auto"
         return super().bind_tools(tools, tool_choice=tool_choice, **kwargs)
 
-    def with_structured_output(self, schema: Any = None, *, method: Any = None, **kwargs: Any) -> Runnable:
+    def with_structured_output(
+        self, schema: Any = None, *, method: Any = None, **kwargs: Any
+    ) -> Runnable[LanguageModelInput, Any]:
         """``ChatOpenAI.with_structured_output``, as a function call unless OpenAI itself answers."""
         if method is None:
             method = "function_calling" if self.string_content else "json_schema"

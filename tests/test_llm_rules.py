@@ -11,12 +11,15 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import RunnableLambda
 
 from app.runtime import MemoryAgent
 from core.context import Context
 from memory.layers.base import LoggedMessage
-from memory.write_policy.llm import ExtractedFact, ExtractedFacts
+from memory.write_policy.llm import ExtractedFact, ExtractedFacts, session_answer
 from memory.write_policy.llm_rules import ExtractedRule, grounded_rules
+from models.openai_chat import CompatibleChatOpenAI
 from stores.namespaces import FACTS, PROFILE, RULES, UserScope
 from tests.support.extract_helpers import SAID_AT, StructuredFake
 
@@ -103,3 +106,27 @@ def test_grounding_needs_the_users_own_words_outside_any_secret() -> None:
     ]
     [kept] = grounded_rules(proposals, messages)
     assert (kept.rule, kept.topic, kept.message_id) == ("Use bullet points.", "format", "m2")
+
+
+class RawFake(StructuredFake):
+    """Structured output whose answer failed the schema: LangChain then hands back the raw message."""
+
+    def with_structured_output(self, schema: Any, **kwargs: Any) -> Any:
+        assert kwargs.get("include_raw") is True
+        raw = AIMessage("", tool_calls=[{"name": "ExtractedFacts", "id": "c1", "args": self.answer}])
+        return RunnableLambda(lambda prompt: {"raw": raw, "parsed": None, "parsing_error": ValueError("bad item")})
+
+
+def test_an_answer_that_fails_the_schema_is_read_item_by_item() -> None:
+    answer = {"facts": [{"text": "The user speaks Welsh.", "value": "Welsh"}, {"text": ""}, "junk"],
+              "rules": [{"rule": "Use bullet points.", "quote": "use bullet points"}, {"quote": 3}]}
+    got = session_answer(RawFake(responses=[], answer=answer, prompts=[]), [said("m1", "I speak Welsh. Use bullet points.")])
+    assert [f.text for f in got.facts] == ["The user speaks Welsh."] and [r.rule for r in got.rules] == ["Use bullet points."]
+
+
+def test_a_server_other_than_openai_gets_structured_output_as_a_forced_function_call() -> None:
+    other = CompatibleChatOpenAI(model="m", api_key="unused", base_url="http://127.0.0.1:9/v1", string_content=True)
+    openai = CompatibleChatOpenAI(model="m", api_key="unused")
+    forced = other.with_structured_output(ExtractedFacts).first.kwargs  # type: ignore[attr-defined]
+    assert forced["tool_choice"]["function"]["name"] == "ExtractedFacts"
+    assert "response_format" in openai.with_structured_output(ExtractedFacts).first.kwargs  # type: ignore[attr-defined]
