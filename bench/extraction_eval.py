@@ -17,7 +17,12 @@ voices never tuned on), ``locomo`` (the held-out LoCoMo turns of both
 labellings, natural conversation, never tuned on) and ``fresh`` (200 messages written and
 labelled blind to the extractor, all held out, never tuned on).
 
-    python -m bench.extraction_eval [--chat-model local] [--show-errors] [--by-category]
+With ``--chat-model`` the LLM extractor is scored too (its session-end call, one
+message at a time, answers capped at ``--max-tokens``); ``--limit`` scores the first
+N messages of each set, for a slow model. Standing rules are scored after the fact
+sets (``bench/rules_eval.py``).
+
+    python -m bench.extraction_eval [--chat-model SPEC] [--limit N] [--show-errors] [--by-category]
 """
 
 from __future__ import annotations
@@ -34,10 +39,13 @@ from pathlib import Path
 from bench import DATASETS
 from bench.learned_gate.extractor import GatedPatternExtractor
 from bench.learned_gate.gate import load_gate
+from bench.rules_eval import load_rule_cases, model_proposer, pattern_proposer
+from bench.rules_eval import report as report_rules
 from bench.scores import Counts
 from memory.layers.base import LoggedMessage
 from memory.write_policy.base import CandidateFact, FactExtractor
 from memory.write_policy.grounding import ground
+from memory.write_policy.llm import LLMFactExtractor
 from memory.write_policy.pattern_extractor import PatternFactExtractor
 
 DATA = DATASETS / "write_policy.jsonl"
@@ -150,17 +158,16 @@ def tally(scores: Scores, case: Case, facts: Sequence[CandidateFact]) -> None:
     scores.errors.append(f"{case.id} {case.text!r}: expected {want}, got {got}")
 
 
-def _extractors(chat_model: str | None) -> list[tuple[str, FactExtractor]]:
+def _extractors(chat_model: str | None, max_tokens: int | None = None) -> list[tuple[str, FactExtractor]]:
     found: list[tuple[str, FactExtractor]] = [("rules", PatternFactExtractor())]
     gate = load_gate()  # the learned gate (bench/learned_gate/gate.py) on top of the rules
     if gate is not None:
         found.append(("rules+gate", GatedPatternExtractor(gate)))
     if chat_model:
         try:
-            from memory.write_policy.llm import LLMFactExtractor
             from models.loader import load_chat_model
 
-            found.append((f"llm:{chat_model}", LLMFactExtractor(load_chat_model(chat_model))))
+            found.append((f"llm:{chat_model}", LLMFactExtractor(load_chat_model(chat_model), max_tokens)))
         except Exception as exc:  # the model may be missing on this machine: report, don't crash
             print(f"skipping the LLM extractor ({chat_model}): {exc}")
     return found
@@ -187,11 +194,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=None, help="score one labelled file instead of the sets")
     parser.add_argument("--datasets", type=Path, default=DATASETS, help="folder of the sets (default bench/datasets)")
     parser.add_argument("--chat-model", default=None, help="also evaluate the LLM extractor with this model spec")
+    parser.add_argument("--max-tokens", type=int, default=1024, help="longest LLM extraction answer (default 1024)")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N messages of each set")
     parser.add_argument("--show-errors", action="store_true")
     parser.add_argument("--by-category", action="store_true", help="precision/recall per category, traps stored")
     args = parser.parse_args(argv)
     sets = [(str(args.data), load_cases(args.data))] if args.data else [(n, load_set(n, args.datasets)) for n in args.set or SET_NAMES]
-    extractors = _extractors(args.chat_model)
+    sets = [(name, cases[: args.limit]) for name, cases in sets]
+    extractors = _extractors(args.chat_model, args.max_tokens)
     print(f"{'extractor':<16} {'set':<10} {'size':>5} {'durable':>7} {'precision':>9} {'recall':>7} "
           f"{'tp':>4} {'fp':>4} {'fn':>4} {'tn':>4} {'traps stored':>12} {'ms/msg':>6}")
     for set_name, cases in sets:
@@ -205,6 +215,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.show_errors:
                 for line in s.errors:
                     print("   ", line)
+    if not args.data:
+        proposers = [("feedback-patterns", pattern_proposer())]
+        proposers += [(f"feedback-{name}", model_proposer(e.chat_model, args.max_tokens))
+                      for name, e in extractors if isinstance(e, LLMFactExtractor) and e.chat_model is not None]
+        report_rules(proposers, load_rule_cases(args.datasets)[: args.limit], args.show_errors)
     return 0
 
 

@@ -65,8 +65,13 @@ class Context:
     )
     llm_extraction: str = field(
         default="auto",
-        metadata=_meta("Extract facts with the chat model at session end, beside the per-turn rules: 'on', 'off', "
-                       "or 'auto' (on for every '<provider>:<model>' spec, off for the embedded and scripted models)."),
+        metadata=_meta("Extract facts and standing rules with the chat model at session end, beside the per-turn "
+                       "rules: 'on', 'off', or 'auto' (on for every '<provider>:<model>' spec, off for the embedded "
+                       "and scripted models)."),
+    )
+    extraction_max_tokens: int = field(
+        default=1024,
+        metadata=_meta("Longest answer the chat model may write for the session-end extraction (its JSON)."),
     )
     embedding_model: str = field(
         default="local",
@@ -198,6 +203,8 @@ class Context:
             raise ValueError("context_window_tokens must be 0 (ask the server) or more")
         if self.task_k < 0 or not 0.0 <= self.task_floor <= 1.0:
             raise ValueError("task_k must be 0 or more and task_floor between 0 and 1")
+        if self.extraction_max_tokens <= 0:
+            raise ValueError("extraction_max_tokens must be positive")
         if self.check_retries < 0:
             raise ValueError("check_retries must be 0 or more")
         if self.consolidation_delay_s < 0:

@@ -18,8 +18,8 @@ from typing import Any
 from stores.redaction.scrub import strings_in
 
 # Context fields that bound what a turn may cost: the message read, the reply
-# written, the regenerations the answer check may ask for.
-LIMIT_FIELDS = frozenset({"max_message_chars", "max_new_tokens", "check_retries"})
+# written (and the session-end extraction's answer), the regenerations the answer check may ask for.
+LIMIT_FIELDS = frozenset({"max_message_chars", "max_new_tokens", "extraction_max_tokens", "check_retries"})
 # A run's input is one message and a few flags; all its text together may be this many messages long.
 INPUT_MESSAGES_ALLOWED = 4
 

@@ -51,10 +51,16 @@ FACT_EXTRACTION_PROMPT = (
     "plans for today or small talk. Never guess: if the user did not say it, leave it out. "
     "Write each fact as a standalone sentence starting with 'The user'. Put the user's exact "
     "words in 'value'. Profile slots for 'key': {slots}, favourite_<thing>; "
-    "otherwise null. Answer with JSON only, in this shape: "
+    "otherwise null. "
+    "Also list standing rules: how the user tells you to answer them from now on (length, format, "
+    "tone, language, emojis, options, apologies, questions). Only instructions meant for every later "
+    "answer, never a request about one answer. Write each rule as a short imperative sentence, put the "
+    "user's exact words that state it in 'quote' and one of those topics (else custom) in 'topic'. "
+    "Answer with JSON only, in this shape: "
     '{{"facts": [{{"text": "...", "category": "...", "key": null, "value": "...", '
-    '"importance": 1-10, "source_ids": ["<message id>"], "replaces": null}}]}}. '
-    'If there are no durable facts, answer {{"facts": []}}.'
+    '"importance": 1-10, "source_ids": ["<message id>"], "replaces": null}}], '
+    '"rules": [{{"rule": "...", "topic": "...", "quote": "...", "source_id": "<message id>"}}]}}. '
+    'If there is nothing durable, answer {{"facts": [], "rules": []}}.'
 )
 
 # -- tool descriptions (what a capable model reads when it is offered the tools) --------

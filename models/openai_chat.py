@@ -13,6 +13,12 @@ the base URL, or name the field outright.
 Assistant messages that only call tools go out with ``content: ""``, not
 ``null``, to servers other than OpenAI: the llama.cpp server rejects ``null``.
 
+Structured output (the session-end extraction) goes to servers other than
+OpenAI as a forced function call: LangChain's default, a ``json_schema`` response
+format, is refused by llama.cpp's server (which knows only ``json_object``),
+while a named ``tool_choice`` is widely served, and llama.cpp constrains its
+answer to the function's schema.
+
 Tools are bound with ``tool_choice="auto"`` said outright. That is OpenAI's
 default whenever tools are sent, but the llama.cpp server reads a missing
 ``tool_choice`` as ``none`` and never shows the model its tools.
@@ -93,6 +99,14 @@ class CompatibleChatOpenAI(ChatOpenAI):
         if tools and tool_choice is None:
             tool_choice = "auto"
         return super().bind_tools(tools, tool_choice=tool_choice, **kwargs)
+
+    def with_structured_output(
+        self, schema: Any = None, *, method: Any = None, **kwargs: Any
+    ) -> Runnable[LanguageModelInput, Any]:
+        """``ChatOpenAI.with_structured_output``, as a function call unless OpenAI itself answers."""
+        if method is None:
+            method = "function_calling" if self.string_content else "json_schema"
+        return super().with_structured_output(schema, method=method, **kwargs)
 
 
 def openai_chat_model(model: str, max_tokens: int, field: TokenLimitField) -> CompatibleChatOpenAI:

@@ -14,8 +14,7 @@ import pytest
 
 from app.runtime import MemoryAgent
 from core.context import Context
-from memory.layers.semantic import llm_extraction_on
-from memory.write_policy.llm import ExtractedFact, ExtractedFacts
+from memory.write_policy.llm import ExtractedFact, ExtractedFacts, llm_extraction_on
 from stores.namespaces import FACTS, PROFILE, UserScope
 from tests.support.extract_helpers import StructuredFake
 

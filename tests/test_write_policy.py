@@ -13,6 +13,7 @@ import pytest
 from langgraph.store.memory import InMemoryStore
 
 from bench.extraction_eval import NEVER_STORED, SET_NAMES, Case, evaluate, load_cases, load_set, main
+from bench.rules_eval import evaluate_rules, load_rule_cases, pattern_proposer
 from core.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.semantic import SemanticLayer
@@ -76,6 +77,9 @@ def test_eval_cli_reports_each_extractor_on_each_set(capsys: pytest.CaptureFixtu
         scores = evaluate(PatternFactExtractor(), cases)
         assert cases and rows[name][2] == str(len(cases))
         assert rows[name][4:6] == [f"{scores.precision:.3f}", f"{scores.recall:.3f}"]
+    rules = evaluate_rules(pattern_proposer(), load_rule_cases(sets))  # standing rules, after the fact sets
+    row = next(line.split() for line in out.splitlines() if line.startswith("feedback-patterns "))
+    assert row[3:5] == [f"{rules.precision:.3f}", f"{rules.recall:.3f}"] and rules.tp + rules.fn > 0
 
 
 def test_held_out_voices_store_nothing_from_role_play_hypotheticals_questions_or_injections() -> None:

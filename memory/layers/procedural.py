@@ -20,6 +20,14 @@ proposals are therefore computed before any write and written only after the
 last answer, and a message already applied to a rule is never proposed again:
 running ``on_turn`` twice adds nothing twice.
 
+Write policy (``on_session_end``, with ``llm_extraction`` on): the chat model's
+one session-end extraction call (``memory/write_policy/llm.py``) also proposes
+rules, each kept only when its quote is the user's own words
+(``memory/write_policy/llm_rules.py``). Its topic is the catalog's when a
+pattern recognises the rule's text, else the model's when it names a catalog
+topic, else open-ended; then it is reconciled, reviewed and written exactly as
+the per-turn rules are, which keep running: nothing depends on the model.
+
 Read policy (``recall``): every rule, oldest first, score 1.0. Rules go into
 the stable prompt prefix, so their order must not change between turns.
 """
@@ -35,6 +43,8 @@ from typing import Any
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from memory.text import cosine_similarities
 from memory.text import sentences as split_sentences
+from memory.write_policy.llm import llm_extraction_on, session_answer
+from memory.write_policy.llm_rules import ProposedRule, grounded_rules
 from stores.namespaces import RULES
 
 CUSTOM = "custom"
@@ -91,6 +101,7 @@ _CATALOG: tuple[tuple[str, str, str], ...] = (
      rf"speak|talk)(?: to me)?(?: only)? in ({_LANGS})\b|\bi (?:prefer|want) (?:your )?{_ANSWERS} in ({_LANGS})\b"),
 )
 _COMPILED = tuple((topic, rule, re.compile(p, re.IGNORECASE)) for topic, rule, p in _CATALOG)
+TOPICS = frozenset(topic for topic, _, _ in _CATALOG)
 
 # Open-ended wishes: only after an explicit "from now on"-style marker.
 _OPEN_ENDED = re.compile(
@@ -108,6 +119,7 @@ class Feedback:
     topic: str
     rule: str
     message_id: str
+    by: str = "pattern"  # or "model": proposed by the chat model at session end
 
 
 @dataclass
@@ -139,15 +151,38 @@ def detect_feedback(message: LoggedMessage) -> list[Feedback]:
     return found
 
 
+def model_feedback(proposed: ProposedRule) -> Feedback:
+    """A model's grounded rule as feedback: the catalog's topic and wording when a pattern knows its text."""
+    for topic, rule, pattern in _COMPILED:
+        m = pattern.search(proposed.rule)
+        if m:
+            lang = next((g for g in m.groups() if g), "")
+            return Feedback(topic, rule.format(lang.capitalize()), proposed.message_id, by="model")
+    topic = proposed.topic if proposed.topic in TOPICS else CUSTOM
+    return Feedback(topic, proposed.rule, proposed.message_id, by="model")
+
+
 class ProceduralLayer(LayerBase):
     """Feedback rules; see the module docstring for both policies."""
 
     name = "procedural"
 
     def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
-        feedback = [f for m in turn for f in detect_feedback(m)]
-        if not feedback:
+        self._save(env, [f for m in turn for f in detect_feedback(m)])
+        return None
+
+    def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> dict[str, Any] | None:
+        if env.chat_model is None or not llm_extraction_on(env.context.llm_extraction, env.context.chat_model):
             return None
+        answer = session_answer(env.chat_model, session, env.context.extraction_max_tokens)
+        proposed = grounded_rules(answer.rules, session)
+        self._save(env, [model_feedback(p) for p in proposed])
+        return None
+
+    def _save(self, env: LayerEnv, feedback: list[Feedback]) -> None:
+        """Propose every rule in ``feedback``, ask when reviewing, then write the approved ones."""
+        if not feedback:
+            return
         ns = env.scope.ns(RULES)
         rules = {item.key: item.value for item in _all_items(env, ns)}
         proposals = [p for f in feedback if (p := self._propose(env, rules, f)) is not None]
@@ -159,7 +194,6 @@ class ProceduralLayer(LayerBase):
             env.store.put(ns, p.key, p.value)
             if p.evicts is not None:
                 env.store.delete(ns, p.evicts)
-        return None
 
     def _propose(self, env: LayerEnv, rules: dict[str, dict[str, Any]], fb: Feedback) -> _Proposal | None:
         """What saving ``fb`` would change; ``rules`` is updated as if it were approved."""
@@ -168,6 +202,8 @@ class ProceduralLayer(LayerBase):
         old = rules.get(key)
         if old is not None and fb.message_id in old.get("sources", ()):
             return None  # already applied: the node is running again after an interrupt
+        if fb.by != "pattern" and _said_already(env, rules, fb):
+            return None
         sources = [*(old or {}).get("sources", ()), fb.message_id]
         value = {
             "text": fb.rule,
@@ -175,6 +211,7 @@ class ProceduralLayer(LayerBase):
             "sources": sources,
             "created_at": (old or {}).get("created_at", now),
             "updated_at": now,
+            **({"by": fb.by} if fb.by != "pattern" else {}),
         }
         evicts, evicted_text = None, None
         if old is None and len(rules) >= env.context.max_rules:
@@ -217,6 +254,13 @@ class ProceduralLayer(LayerBase):
             )
             for i in items
         ]
+
+
+def _said_already(env: LayerEnv, rules: dict[str, dict[str, Any]], fb: Feedback) -> bool:
+    """Whether a stored rule from the same message says what the model proposes (a pattern got there first)."""
+    same = [v["text"] for v in rules.values() if fb.message_id in v.get("sources", ())]
+    sims = cosine_similarities(env.embeddings, fb.rule, same)
+    return bool(sims) and max(sims) >= RELATED_THRESHOLD
 
 
 def _all_items(env: LayerEnv, ns: tuple[str, ...]) -> Iterator[Any]:

@@ -9,7 +9,8 @@ also gets the nearest ended values (``semantic_history``).
 Write policy: after every turn the cheap extractor (rules by default, no LLM)
 proposes facts from the user's messages; an LLM extractor runs once at session end
 when the layer was given one, or when ``llm_extraction`` says so (by default: for every
-capable ``<provider>:<model>`` spec, so a deployment needs no code change). Every proposal
+capable ``<provider>:<model>`` spec, so a deployment needs no code change; the same call
+proposes the procedural layer's rules). Every proposal
 then passes the write policy's declared stages (``memory/write_policy/pipeline.py``: screened for secrets, grounded in
 the user's words, then deduplicated or superseded by ``semantic_records``).
 ``remember`` is the explicit path for ``/remember`` and the ``remember`` tool.
@@ -30,10 +31,9 @@ from memory.layers.semantic_history import recall_history
 from memory.layers.semantic_records import KNOWN, NEW, UPDATED, Record, write_fact
 from memory.layers.semantic_review import answer_reviews, review_items
 from memory.write_policy.base import FactExtractor, split_sentences
-from memory.write_policy.llm import LLMFactExtractor
+from memory.write_policy.llm import LLMFactExtractor, llm_extraction_on
 from memory.write_policy.pattern_extractor import PatternFactExtractor
 from memory.write_policy.pipeline import normalise, write
-from models.loader import EMBEDDED_CHAT
 from stores.namespaces import FACTS, PROFILE
 from stores.redaction.secrets import contains_secret
 
@@ -69,22 +69,15 @@ class SemanticLayer(LayerBase):
     def on_session_end(self, env: LayerEnv, session: Sequence[LoggedMessage]) -> dict[str, Any] | None:
         extractor = self.session_extractor
         if extractor is None and llm_extraction_on(env.context.llm_extraction, env.context.chat_model):
-            extractor = LLMFactExtractor()  # the context's capable model, by setting rather than by code
+            extractor = LLMFactExtractor(max_tokens=env.context.extraction_max_tokens)  # by setting, not code
         if extractor is None:
             return None
         if isinstance(extractor, LLMFactExtractor) and extractor.chat_model is None:
             if env.chat_model is None:
                 return None
-            extractor = extractor.with_model(env.chat_model)
+            extractor = extractor.with_model(env.chat_model, env.context.extraction_max_tokens)
         write(env, extractor, session)
         return None
-
-
-def llm_extraction_on(setting: str, chat_spec: str) -> bool:
-    """``llm_extraction``: 'on' or 'off' as set; 'auto' is on for a provider spec, off for the embedded models."""
-    if setting != "auto":
-        return setting == "on"
-    return chat_spec not in EMBEDDED_CHAT
 
 
 def remember(env: LayerEnv, text: str, sources: Sequence[str] = ()) -> list[Record]:

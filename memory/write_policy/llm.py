@@ -1,11 +1,17 @@
-"""Fact extraction with a chat model, for models capable enough to be worth it.
+"""Fact (and rule) extraction with a chat model, for models capable enough to be worth it.
 
 The model gets only the user's messages (sentences holding a secret are left out,
-so a hosted model never sees them) and answers with a JSON list of facts. The
-answer is validated with pydantic fact by fact, so one malformed item does not
-cost the others; and, like every extractor's output, it is grounded afterwards.
-Models without native structured output (the embedded one, test fakes) are asked
-for plain JSON, which is parsed here.
+so a hosted model never sees them) and answers with a JSON list of facts and one
+of standing rules (``llm_rules.py``). The answer is validated with pydantic item by
+item, so one malformed item does not cost the others; and, like every extractor's
+output, it is grounded afterwards. Models without native structured output (the
+embedded one, test fakes) are asked for plain JSON, which is parsed here; so is a
+structured answer the schema refused.
+
+One session end asks once: the semantic layer (facts) and the procedural layer
+(rules) run as parallel nodes and share ``session_answer``, which keeps the last few
+answers per model and prompt. The procedural node also re-runs on a rule-review
+resume, and must then meet the same proposals: the kept answer gives it them.
 """
 
 from __future__ import annotations
@@ -13,19 +19,25 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, ValidationError
 
 from core.prompts import FACT_EXTRACTION_PROMPT
 from memory.layers.base import LoggedMessage
+from memory.text import content_words
 from memory.write_policy.base import SLOTS, CandidateFact, safe_sentences, slot_for, user_messages
+from memory.write_policy.llm_rules import ExtractedRule
 from memory.write_policy.person import third_person
+from models.loader import EMBEDDED_CHAT
 
 log = logging.getLogger(__name__)
+_Item = TypeVar("_Item", bound=BaseModel)
 
 
 class ExtractedFact(BaseModel):
@@ -41,12 +53,21 @@ class ExtractedFact(BaseModel):
 
 
 class ExtractedFacts(BaseModel):
-    """The whole answer: durable facts only, possibly none."""
+    """The whole answer: durable facts and standing rules only, possibly none."""
 
     facts: list[ExtractedFact] = Field(default_factory=list)
+    rules: list[ExtractedRule] = Field(default_factory=list)
 
 
 INSTRUCTIONS = FACT_EXTRACTION_PROMPT.format(slots=", ".join(SLOTS))
+KEPT_ANSWERS = 8  # sessions ending at once in one process, and a review's resume
+
+
+def llm_extraction_on(setting: str, chat_spec: str) -> bool:
+    """``llm_extraction``: 'on' or 'off' as set; 'auto' is on for a provider spec, off for the embedded models."""
+    if setting != "auto":
+        return setting == "on"
+    return chat_spec not in EMBEDDED_CHAT
 
 
 class LLMFactExtractor:
@@ -54,40 +75,94 @@ class LLMFactExtractor:
 
     needs_llm = True
 
-    def __init__(self, chat_model: BaseChatModel | None = None) -> None:
+    def __init__(self, chat_model: BaseChatModel | None = None, max_tokens: int | None = None) -> None:
         self.chat_model = chat_model
+        self.max_tokens = max_tokens
 
-    def with_model(self, chat_model: BaseChatModel) -> LLMFactExtractor:
+    def with_model(self, chat_model: BaseChatModel, max_tokens: int | None = None) -> LLMFactExtractor:
         """This extractor bound to ``chat_model`` unless it already has its own."""
-        return self if self.chat_model is not None else LLMFactExtractor(chat_model)
+        return self if self.chat_model is not None else LLMFactExtractor(chat_model, max_tokens or self.max_tokens)
 
     def extract(self, messages: Sequence[LoggedMessage]) -> list[CandidateFact]:
         if self.chat_model is None:
             raise ValueError("LLMFactExtractor needs a chat model; pass one or call with_model()")
-        users = user_messages(messages)
-        said = {m.id: " ".join(safe_sentences(m.text)) for m in users}
-        lines = [f"[{mid}] {text}" for mid, text in said.items() if text]
-        if not lines:
-            return []
-        prompt = [SystemMessage(INSTRUCTIONS), HumanMessage("User messages:\n" + "\n".join(lines))]
-        ids = {m.id for m in users}
-        return [c for c in (_candidate(f, ids) for f in _validated(self._ask(prompt))) if c is not None]
+        ids = {m.id for m in user_messages(messages)}
+        answer = session_answer(self.chat_model, messages, self.max_tokens)
+        return [c for c in (_candidate(f, ids) for f in answer.facts) if c is not None]
 
-    def _ask(self, prompt: list[BaseMessage]) -> Any:
-        """The model's answer as a pydantic object or plain JSON data; None when unusable."""
-        assert self.chat_model is not None
-        try:
-            structured = self.chat_model.with_structured_output(ExtractedFacts)
-        except NotImplementedError:
-            structured = None
-        try:
-            if structured is not None:
-                return structured.invoke(prompt)
-            reply = self.chat_model.invoke(prompt)
+
+_answers: OrderedDict[tuple[int, str], tuple[BaseChatModel, ExtractedFacts]] = OrderedDict()
+_asking: dict[tuple[int, str], threading.Lock] = {}
+_guard = threading.Lock()
+
+
+def session_answer(
+    chat_model: BaseChatModel, messages: Sequence[LoggedMessage], max_tokens: int | None = None
+) -> ExtractedFacts:
+    """What ``chat_model`` extracts from the user's ``messages``: asked once per model and prompt
+    (the answer is kept for the layers that ask after the first), empty when unusable. ``max_tokens``
+    lifts the model's reply limit for this answer: a chat reply's is too short for a session's JSON.
+    """
+    said = {m.id: " ".join(safe_sentences(m.text)) for m in user_messages(messages)}
+    lines = "\n".join(f"[{mid}] {text}" for mid, text in said.items() if text)
+    if not lines:
+        return ExtractedFacts()
+    key = (id(chat_model), lines)
+    with _guard:
+        asking = _asking.setdefault(key, threading.Lock())
+    with asking:  # a second layer waits for the first's answer instead of asking again
+        with _guard:
+            kept = _answers.get(key)
+        if kept is not None and kept[0] is chat_model:
+            return kept[1]
+        prompt = [SystemMessage(INSTRUCTIONS), HumanMessage("User messages:\n" + lines)]
+        answer = _validated(_ask(_sized(chat_model, max_tokens), prompt))
+        with _guard:
+            _answers[key] = (chat_model, answer)
+            while len(_answers) > KEPT_ANSWERS:
+                _asking.pop(_answers.popitem(last=False)[0], None)
+    return answer
+
+
+def _sized(chat_model: BaseChatModel, max_tokens: int | None) -> BaseChatModel:
+    """``chat_model`` with its reply limit (``max_tokens``, or Ollama's ``num_predict``) set to ``max_tokens``."""
+    for name in ("max_tokens", "num_predict"):
+        if max_tokens and name in type(chat_model).model_fields:
+            return chat_model.model_copy(update={name: max_tokens})
+    return chat_model
+
+
+def _ask(chat_model: BaseChatModel, prompt: list[BaseMessage]) -> Any:
+    """The model's answer as a pydantic object or plain JSON data; None when unusable."""
+    try:
+        structured = chat_model.with_structured_output(ExtractedFacts, include_raw=True)
+    except NotImplementedError:
+        structured = None
+    try:
+        if structured is None:
+            reply = chat_model.invoke(prompt)
             return parse_json(reply.content if isinstance(reply.content, str) else str(reply.content))
-        except Exception as exc:  # a model or parser failure loses this extraction, never the session
-            log.warning("fact extraction failed: %s", exc)
-            return None
+        answer = structured.invoke(prompt)
+    except Exception as exc:  # a model or parser failure loses this extraction, never the session
+        log.warning("fact extraction failed: %s", exc)
+        return None
+    if isinstance(answer, dict) and "parsing_error" in answer:
+        if answer.get("parsed") is not None:
+            return answer["parsed"]
+        log.info("the structured answer failed its schema (%s); reading it item by item", answer["parsing_error"])
+        return _raw_json(answer.get("raw"))
+    return answer
+
+
+def _raw_json(raw: Any) -> Any:
+    """The JSON a structured reply carried (a tool call's arguments, or its text), for item-by-item checks."""
+    if not isinstance(raw, AIMessage):
+        return None
+    if raw.tool_calls:
+        return raw.tool_calls[0]["args"]
+    if raw.invalid_tool_calls:
+        return parse_json(raw.invalid_tool_calls[0].get("args") or "")
+    return parse_json(raw.text)
 
 
 def parse_json(text: str) -> Any:
@@ -103,20 +178,27 @@ def parse_json(text: str) -> Any:
         return None
 
 
-def _validated(answer: Any) -> list[ExtractedFact]:
-    """Each well-formed fact in the answer; malformed ones are logged and dropped."""
+def _validated(answer: Any) -> ExtractedFacts:
+    """Each well-formed fact and rule in the answer; malformed ones are logged and dropped."""
     if isinstance(answer, BaseModel):
         answer = answer.model_dump()
-    items = answer.get("facts") if isinstance(answer, dict) else answer
+    if not isinstance(answer, (dict, list)):
+        return ExtractedFacts()
+    facts = answer.get("facts") if isinstance(answer, dict) else answer
+    rules = answer.get("rules") if isinstance(answer, dict) else None
+    return ExtractedFacts(facts=_items(ExtractedFact, facts), rules=_items(ExtractedRule, rules))
+
+
+def _items(schema: type[_Item], items: Any) -> list[_Item]:
     if not isinstance(items, list):
         return []
-    facts: list[ExtractedFact] = []
+    kept: list[_Item] = []
     for item in items:
         try:
-            facts.append(ExtractedFact.model_validate(item))
+            kept.append(schema.model_validate(item))
         except ValidationError as exc:
-            log.info("dropped malformed extracted fact %r: %s", item, exc.errors()[0]["msg"])
-    return facts
+            log.info("dropped a malformed extracted %s %r: %s", schema.__name__, item, exc.errors()[0]["msg"])
+    return kept
 
 
 def _candidate(fact: ExtractedFact, message_ids: set[str]) -> CandidateFact | None:
@@ -125,6 +207,9 @@ def _candidate(fact: ExtractedFact, message_ids: set[str]) -> CandidateFact | No
     text = fact.text.strip()
     if re.match(r"^(?:i|i'm|my)\b", text, re.IGNORECASE):
         text = third_person(text)
+    if fact.value and not set(content_words(text)) & set(content_words(fact.value)):
+        log.info("dropped an extracted fact whose text does not state its value: %r", text[:80])
+        return None  # grounding checks the value, so a text ("...") unrelated to it must not ride along
     return CandidateFact(
         text=text,
         category=slot.category if slot else fact.category.strip().lower() or "other",
