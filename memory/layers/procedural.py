@@ -21,7 +21,8 @@ last answer, and a message already applied to a rule is never proposed again:
 running ``on_turn`` twice adds nothing twice.
 
 Read policy (``recall``): every rule, oldest first, score 1.0. Rules go into
-the stable prompt prefix, so their order must not change between turns.
+the stable prompt prefix, so their order must not change between turns. A search
+keeps a rule only when it is relevant (memory/search_rank.py).
 """
 
 from __future__ import annotations
@@ -213,7 +214,7 @@ class ProceduralLayer(LayerBase):
                 score=1.0,
                 sources=tuple(i.value.get("sources", ())),
                 key=i.key,
-                meta={"topic": i.value.get("topic")},
+                meta={"topic": i.value.get("topic"), "updated_at": i.value.get("updated_at")},
             )
             for i in items
         ]
