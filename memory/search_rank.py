@@ -5,7 +5,9 @@ few and shape every answer. A search is different: "what is my job?" asked for f
 get the job, not the five most important profile slots. So here each profile slot is scored like a
 loose fact (``scoring.combined_score``: relevance, recency, importance, usage; under
 ``score_floor`` it is dropped), its relevance being the cosine of the question with the nearer of
-its sentence and its topic words (``[profile_topics]`` in memory/words.toml).
+its sentence and its topic words (``[profile_topics]`` in memory/words.toml). The question is
+compared by its content words: every slot's sentence is templated ("The user is ..."), so words
+like "is" or "my" would make any slot look related to any question under a bag-of-words model.
 
 A rule says how to answer, not what is true, so a search keeps one only when it is about the
 question (cosine at least ``RULE_FLOOR``) or when the caller asked for rules by kind; it is then
@@ -25,9 +27,13 @@ import numpy as np
 from memory.kinds import KINDS, SEARCHED_BY_DEFAULT, check_kinds
 from memory.layers.base import LayerEnv, MemoryLayer, Recalled
 from memory.layers.scoring import combined_score
+from memory.text import content_words
 from memory.words import profile_topic
 
-RULE_FLOOR = 0.2  # cosine at which a rule is about the question (as semantic_history's HISTORY_FLOOR)
+# Cosine (question's content words against the rule) at which a rule is about the question. With MiniLM,
+# questions about a rule gave 0.42-0.84 ("use emojis" / "Don't use emojis." 0.84, "answer" / "Answer in
+# French." 0.42) and ten unrelated questions at most 0.29 ("job" / "Answer in French.").
+RULE_FLOOR = 0.35
 RULE_IMPORTANCE = 5.0  # rules carry no importance of their own: the middle of the 0-10 scale
 REVIEW_PREFIX = "review:"
 
@@ -60,7 +66,8 @@ def rescored(env: LayerEnv, query: str, items: list[Recalled], rules_asked: bool
     if not placed:
         return list(items)
     texts = [i.text for i in placed] + [profile_topic(str(i.key)) for i in placed if i.kind == "profile"]
-    cosines = iter(relevances(env, query, texts))
+    probe = " ".join(content_words(query)) or query  # "what is my job?" -> "job": see the module doc
+    cosines = iter(relevances(env, probe, texts))
     own = {id(i): next(cosines) for i in placed}
     for i in placed:
         if i.kind == "profile":
