@@ -51,11 +51,25 @@ def render_answer_check(record: dict) -> str:
     return "\n".join(lines)
 
 
-def _review(agent: MemoryAgent, thread: str, result: TurnResult, ask: Callable[[str], str]) -> TurnResult:
-    """Answer interrupts (forget confirmations, rule reviews) until the turn completes."""
+YES, NO = {"y", "yes"}, {"", "n", "no"}
+
+
+def _review(agent: MemoryAgent, thread: str, result: TurnResult, reader: MessageReader) -> TurnResult:
+    """Answer interrupts (forget confirmations, rule reviews) until the turn completes.
+
+    Only y/yes accepts. Any other line declines, and one that is not an answer at all
+    (piped input that did not expect the question, "/end") is kept as the next message.
+    """
     while result.interrupt:
-        answer = ask(_question(result.interrupt))
-        result = agent.resume(thread, answer.strip().lower() in {"y", "yes"})
+        try:
+            answer = reader.ask(_question(result.interrupt))
+        except EOFError:
+            answer = ""
+        said = answer.strip().lower()
+        if said not in YES | NO:
+            reader.pending = answer
+            print("(not a y/n answer: taken as no, and your line goes on as the next message)")
+        result = agent.resume(thread, said in YES)
     return result
 
 
@@ -75,7 +89,8 @@ def handle_command(agent: MemoryAgent, thread: str, line: str) -> str | None:
         from memory.write_policy.gate import MemoryOff
 
         try:  # through the user's write gate, like every long-term write
-            stored = remember_outcomes(agent.env(), arg) if arg else []
+            with agent.writing():
+                stored = remember_outcomes(agent.env(), arg) if arg else []
         except MemoryOff as err:
             return f"({err})"
         if not stored:
@@ -135,7 +150,7 @@ def _loop(agent: MemoryAgent, thread: str, ask: Callable[[str], str]) -> int:
             print(out)
             continue
         try:
-            result = _review(agent, thread, agent.say(line, thread), ask)
+            result = _review(agent, thread, agent.say(line, thread), reader)
         except InvalidInput as err:
             print(f"error: {err}")
             continue

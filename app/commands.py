@@ -72,7 +72,7 @@ def import_(args: argparse.Namespace) -> int:
 
     ctx = context_from(args)
     messages = read_import(args.file, ctx.max_message_chars)
-    with MemoryAgent(ctx) as agent:
+    with MemoryAgent(ctx) as agent, agent.writing():  # a turn in another process writes before or after, not between
         report = import_messages(messages, agent.env(), agent.layers, progress=not args.no_progress)
     print(report, file=sys.stderr)
     return 0
@@ -187,7 +187,7 @@ def upkeep(args: argparse.Namespace) -> int:
     from memory.upkeep.run import run_upkeep
 
     opened = _agent(args) if args.dry_run else _named_user_agent(args, "upkeep deletes and merges memories")
-    with opened as agent:
+    with opened as agent, agent.writing():
         report = run_upkeep(agent.env(), dry_run=args.dry_run, progress=not args.no_progress and sys.stderr.isatty(),
                             on_step=lambda step: print(f"upkeep: {step}", file=sys.stderr, flush=True),
                             checkpointer=agent.checkpointer)

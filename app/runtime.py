@@ -136,7 +136,7 @@ class MemoryAgent:
 
     def say(self, text: str, thread: str) -> TurnResult:
         """One turn. Bad input raises ``InvalidInput`` before anything is stored."""
-        with self._writing():
+        with self.writing():
             out = self.sync_graph.invoke(self._turn(text, thread), self.config(thread), context=self.context)
         self._schedule(thread)
         return self._result(out)
@@ -156,7 +156,7 @@ class MemoryAgent:
 
     def resume(self, thread: str, approve: bool) -> TurnResult:
         """Answer a pending rule review."""
-        with self._writing():
+        with self.writing():
             out = self.sync_graph.invoke(Command(resume={"approve": approve}), self.config(thread),
                                          context=self.context)
         self._schedule(thread)
@@ -169,7 +169,7 @@ class MemoryAgent:
         """
         self.flush(thread)
         usage = dict(self.state(thread).get("memory_usage") or {})
-        with self._writing():
+        with self.writing():
             out = self.sync_graph.invoke({"mode": "end_session"}, self.config(thread), context=self.context)
         return replace(self._result(out), reply="", usage=usage)
 
@@ -194,10 +194,10 @@ class MemoryAgent:
 
     def _consolidate_now(self, thread_id: str) -> int:
         """The worker's job: the deferred turns of one thread (nodes/background.py)."""
-        with self._writing():
+        with self.writing():
             return consolidate_pending(self._env(), self.layers, thread_id)
 
-    def _writing(self, user_id: str | None = None, *, exclusive: bool = False) -> Any:
+    def writing(self, user_id: str | None = None, *, exclusive: bool = False) -> Any:
         """This user's fence (stores/user_fence.py): shared for a run that writes, exclusive for a forget."""
         return user_fence(self.data_dir, UserScope(user_id or self.context.user_id).label, exclusive=exclusive)
 
@@ -227,7 +227,7 @@ class MemoryAgent:
         """Delete every memory of this user matching ``text``, everywhere (see memory/privacy/forget.py)."""
         from memory.privacy.forget import forget
 
-        with self._writing(exclusive=True):  # a turn running in another process ends first, or starts after
+        with self.writing(exclusive=True):  # a turn running in another process ends first, or starts after
             env = self.env()
             # Forgetting re-indexes what survives, which must work with memory off.
             return forget(replace(env, store=env.gate.forgetting()), text, checkpointer=self.checkpointer)
@@ -236,7 +236,7 @@ class MemoryAgent:
         """Remove every trace of ``user_id``; other users are untouched."""
         from memory.privacy.forget import UserData, delete_user
 
-        with self._writing(user_id, exclusive=True):
+        with self.writing(user_id, exclusive=True):
             self.flush()
             return delete_user(UserData(self.store, UserScope(user_id), self.data_dir), checkpointer=self.checkpointer)
 

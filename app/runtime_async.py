@@ -66,7 +66,7 @@ class AsyncMemoryAgent(MemoryAgent):
 
     async def asay(self, text: str, thread: str) -> TurnResult:
         """One turn, awaited. Bad input raises ``InvalidInput`` before anything is stored."""
-        with self._writing():  # the user's fence, as the sync turn holds it (stores/user_fence.py)
+        with self.writing():  # the user's fence, as the sync turn holds it (stores/user_fence.py)
             out = await self._async_graph().ainvoke(self._turn(text, thread), self.config(thread),
                                                     context=self.context)
         self._schedule(thread)
@@ -74,7 +74,7 @@ class AsyncMemoryAgent(MemoryAgent):
 
     async def aresume(self, thread: str, approve: bool) -> TurnResult:
         """Answer a pending rule review, awaited."""
-        with self._writing():
+        with self.writing():
             out = await self._async_graph().ainvoke(Command(resume={"approve": approve}), self.config(thread),
                                                     context=self.context)
         self._schedule(thread)
@@ -85,7 +85,7 @@ class AsyncMemoryAgent(MemoryAgent):
         graph = self._async_graph()
         self.flush(thread)
         usage = dict((await graph.aget_state(self.config(thread))).values.get("memory_usage") or {})
-        with self._writing():
+        with self.writing():
             out = await graph.ainvoke({"mode": "end_session"}, self.config(thread), context=self.context)
         return replace(self._result(out), reply="", usage=usage)
 

@@ -55,6 +55,7 @@ from stores.namespaces import EPISODES, FACTS, PROFILE
 
 RESULTS = Path(__file__).resolve().parent / "results" / "upkeep_sim.md"
 BLOCK = re.compile(r'<memories kind="(\w+)">\n# [^\n]*\n(.*?)\n</memories>', re.DOTALL)
+KITTEN = "Miso"  # the pet adopted in passing: with the four changing facts, the five current values
 TICK = 7
 ASK_EVERY = 28
 
@@ -145,7 +146,7 @@ def score(q: Question, prompt: str) -> dict[str, Any]:
     blocks = BLOCK.findall(prompt)
     memory = "\n".join(body for _, body in blocks)
     current = "\n".join(body for kind, body in blocks if kind in ("profile", "fact"))
-    return {"kind": q.kind, "tokens": count_tokens_approximately([SystemMessage(content=memory)]),
+    return {"kind": q.kind, "expect": q.expect, "tokens": count_tokens_approximately([SystemMessage(content=memory)]),
             "hit": _has(q.expect, memory), "stale": bool(q.stale and _has(q.stale, current))}
 
 
@@ -204,6 +205,19 @@ def seed_row(seed: int, arms: dict[str, dict[str, Any]]) -> str:
             f"{off['past']:.2f} / {on['past']:.2f} |")
 
 
+def five_current(seed: int, arms: dict[str, dict[str, Any]]) -> str:
+    """Month six in issue 45's terms: of the five current values (city, job, diet, partner, the kitten's
+    name), how many the prompt shows, and how many old values it shows as current, per arm.
+    """
+    said = []
+    for name, arm in arms.items():
+        rows = arm["checkpoints"][-1]["rows"]
+        five = [r for r in rows if r["kind"] == "current" or (r["kind"] == "event" and r["expect"] == KITTEN)]
+        said.append(f"{name} {sum(r['hit'] for r in five)} of {len(five)} current, "
+                    f"stale {sum(r['stale'] for r in five)}")
+    return f"Seed {seed}, month six: " + "; ".join(said) + "."
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run both arms for each seed and print (and save) the report: the first seed in full, then month six of all."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -214,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="episode TTL for both arms (default: the shipped default)")
     args = p.parse_args(argv)
     seeds = [int(x) for x in args.seeds.split(",") if x.strip()]
-    rows, first = [], ""
+    rows, fives, first = [], [], ""
     for seed in seeds:
         planted = sessions(seed, args.sessions)
         arms = {}
@@ -224,9 +238,11 @@ def main(argv: list[str] | None = None) -> int:
                                      args.episode_ttl_days)
         first = first or report(arms, Context(user_id="sim").memory_budget_tokens)
         rows.append(seed_row(seed, arms))
+        fives.append(five_current(seed, arms))
     text = (f"Seed {seeds[0]} in full:\n\n{first}\n\nMonth six, every seed (without / with upkeep):\n\n"
             "| seed | memories | memory tokens / prompt | ratio | planted-fact recall (with) | stale (with) "
-            "| past-value recall |\n|---|---|---|---|---|---|---|\n" + "\n".join(rows))
+            "| past-value recall |\n|---|---|---|---|---|---|---|\n" + "\n".join(rows)
+            + "\n\nFive current values (city, job, diet, partner, the kitten's name):\n\n" + "\n".join(fives))
     print(text)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(f"# Upkeep simulation (seeds {args.seeds}, {args.sessions} sessions, {args.embedding}, "

@@ -61,6 +61,10 @@ class StaticTokens:
             raise AuthConfigError("MEMORY_AUTH_TOKENS is set but holds no token=user_id pair")
         return cls(table)
 
+    def holds_account(self, user: str) -> bool:
+        """Whether ``user`` still has a token: removing a user's last token revokes their crons too."""
+        return user in self.users_by_token.values()
+
     def __call__(self, token: str) -> str | None:
         found = None
         for known, user in self.users_by_token.items():
@@ -122,6 +126,16 @@ def use_verifier(verifier: Verifier | None) -> None:
 def active_verifier() -> Verifier | None:
     """The verifier in force; None while the server runs open."""
     return _active
+
+
+def account_active(user: str) -> bool:
+    """Whether the verifier in force still knows ``user``, for runs the server starts with no token (crons).
+
+    A verifier that can tell (``StaticTokens``; a fork's own one with ``holds_account``) is asked;
+    one that cannot (a JWT provider revokes by issuing no token) is trusted.
+    """
+    holds = getattr(_active, "holds_account", None)
+    return True if holds is None else bool(holds(user))
 
 
 def operators() -> frozenset[str]:

@@ -21,6 +21,14 @@ MEMORY_INSTRUCTIONS = (
     "- Prefer the user's newest statement over older memories."
 )
 
+# A fact due for review that this turn's message bears on (memory/layers/semantic_review.py):
+# at most one per turn, shown after the memory rules, never inside a <memories> block.
+# ``question`` is the review question as a quoted string.
+REVIEW_INSTRUCTION = (
+    "Review due: a remembered fact this message bears on may be out of date. Before relying on it, "
+    "ask the user once, in your own words: {question}"
+)
+
 # -- summarisers (used only when a layer is given a chat model) -------------------------
 
 WORKING_SUMMARY_PROMPT = (

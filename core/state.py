@@ -62,6 +62,9 @@ class State(TypedDict, total=False):
     check_verdict: str
     # Retries the answer check asked for so far this turn (at most ``check_retries``).
     check_retry: int
+    # The reply respond held back for the check ({"message": AIMessage}), off the streamed
+    # messages channel; the check publishes the reply the user gets (nodes/check/draft.py).
+    draft: dict[str, Any] | None
     # What the consolidate step decided for this run, read by every layer's consolidation
     # node: "mode" (turn, session or none), the turn's clock "at", "remember", "split".
     consolidation: dict[str, Any]

@@ -29,7 +29,8 @@ where it says so):
 - anything else (a resource this file does not know) is refused.
 
 Whether auth is on or not, a run's (or cron's) input must fit the server's
-limits (``core/limits.py``; 413 before anything is stored), and its secrets are
+limits (``core/limits.py``; 413 before anything is stored), a webhook URL holding a
+credential is refused (422; ``graph/auth_redaction.py``), and its secrets are
 redacted from what the server records (the run's ``input`` and ``command``,
 listed by ``GET /threads/{id}/runs``, and the metadata, context and config of
 threads, runs, crons and assistants) while the server redacts input.
@@ -45,14 +46,11 @@ from langgraph_sdk import Auth
 
 import settings
 from core.auth_tokens import Unauthenticated, active_verifier, bearer_user, operators, use_verifier
-from core.context import Context
 from core.identity import AUTHENTICATED
-from core.limits import InputTooLarge, check_run_input
-from graph.auth_redaction import finish_split_key, redact_fields, redact_open_put
+from graph.auth_redaction import admit_run, finish_split_key, redact_fields, redact_open_put
 from graph.scheduled import scheduled_owner, stamp_owner
 from memory.write_policy.gate import MemoryGate, MemoryOff, OutsideScope, TooLarge, WriteRefused
 from stores.namespaces import ROOT, InvalidUserId, UserScope, is_knowledge, user_of_label
-from stores.redaction.scrub import redact_deep
 
 __all__ = ["auth", "use_verifier"]
 
@@ -138,23 +136,6 @@ def _no_claims(caller: str, value: Mapping[str, Any]) -> None:
         raise _refuse(403, "metadata.created_by is set by the server")
 
 
-def _admit_run(kwargs: dict[str, Any]) -> None:
-    """The server's limits on a run's input (nothing is stored yet), then its secrets out of the record.
-
-    ``kwargs`` is the dict the server goes on to store and run, so it is changed in place.
-    """
-    server = Context()
-    try:
-        check_run_input(kwargs, server.max_message_chars)
-    except InputTooLarge as err:
-        raise _refuse(413, str(err)) from None
-    if server.redact_input:
-        for key in ("input", "command"):
-            if kwargs.get(key) is not None:
-                kwargs[key] = redact_deep(kwargs[key])
-        redact_fields(kwargs)
-
-
 @auth.on.threads.create
 async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """New threads belong to their creator."""
@@ -169,7 +150,7 @@ async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> A
     kwargs = value.get("kwargs")
     redact_fields(value)
     if isinstance(kwargs, dict):
-        _admit_run(kwargs)
+        admit_run(kwargs)
         await finish_split_key(value.get("thread_id"), kwargs)
     caller = _acting_caller(ctx, kwargs or {})
     if caller is not None and isinstance(kwargs, dict) and scheduled_owner(ctx.user, ctx.permissions):
@@ -183,7 +164,7 @@ async def on_cron_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> 
     payload = value.get("payload")
     redact_fields(value)
     if isinstance(payload, dict):
-        _admit_run(payload)
+        admit_run(payload)
     caller = _acting_caller(ctx, payload or {})
     return None if caller is None else _own(caller, value)
 
@@ -198,7 +179,7 @@ async def on_update(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     redact_fields(value)
     payload = value.get("payload") if ctx.resource == "crons" else None
     if isinstance(payload, dict):
-        _admit_run(payload)
+        admit_run(payload)
     caller = _acting_caller(ctx, payload or {})
     if caller is None:
         return None

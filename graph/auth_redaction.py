@@ -1,4 +1,4 @@
-"""What the server's auth handlers redact besides a run's input (used by graph/auth.py).
+"""What the server's auth handlers admit and redact in what a request carries (used by graph/auth.py).
 
 The server keeps the very dicts a request carries (thread, run, cron and assistant
 metadata, a run's context and config), writes them to its ops file under
@@ -11,11 +11,16 @@ key whose first part came in the previous run goes too.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
+
+from langgraph_sdk import Auth
 
 from core.context import Context
+from core.limits import InputTooLarge, check_run_input
 from stores.redaction.names import secret_in_names
 from stores.redaction.saver import continue_conversation, server_last_said
 from stores.redaction.scrub import redact_deep
+from stores.redaction.secrets import contains_secret
 
 CLIENT_FIELDS = ("metadata", "context", "config")  # what a client fills besides the input
 
@@ -33,6 +38,25 @@ def redact_fields(value: dict[str, Any]) -> None:
                 field.update(clean)
 
 
+def admit_run(kwargs: dict[str, Any]) -> None:
+    """The server's limits on a run's input (nothing is stored yet), then its secrets out of the record.
+
+    ``kwargs`` is the dict the server goes on to store and run, so it is changed in place.
+    """
+    server = Context()
+    try:
+        check_run_input(kwargs, server.max_message_chars)
+    except InputTooLarge as err:
+        raise Auth.exceptions.HTTPException(status_code=413, detail=str(err)) from None
+    if (problem := webhook_problem(kwargs.get("webhook"))) is not None:
+        raise Auth.exceptions.HTTPException(status_code=422, detail=problem)
+    if server.redact_input:
+        for key in ("input", "command"):
+            if kwargs.get(key) is not None:
+                kwargs[key] = redact_deep(kwargs[key])
+        redact_fields(kwargs)
+
+
 async def finish_split_key(thread_id: Any, kwargs: dict[str, Any]) -> None:
     """A run's input with the rest of a secret its thread's last message left open redacted, in place."""
     if Context().redact_input and kwargs.get("input") is not None and thread_id:
@@ -47,4 +71,23 @@ def redact_open_put(action: str, namespace: tuple[str, ...], value: dict[str, An
         if (problem := secret_in_names(str(value.get("key")), namespace[1:])) is not None:
             return problem
         value["value"] = redact_deep(value["value"])
+    return None
+
+
+def webhook_problem(url: Any) -> str | None:
+    """Why a run's webhook URL is refused, else None.
+
+    The server stores the URL with the run and shows it to anyone who lists the runs,
+    and redacting it would break the call; so a URL carrying a credential (``user:pass@``
+    or a key in its path or query) is refused, and the receiver should check a signature instead.
+    """
+    if not url:
+        return None
+    text = str(url)
+    try:
+        has_userinfo = bool(urlsplit(text).password or urlsplit(text).username)
+    except ValueError:
+        return "webhook: not a valid URL"
+    if has_userinfo or contains_secret(text):
+        return "webhook: the URL carries a credential, which would be stored with the run in plain text"
     return None

@@ -8,7 +8,8 @@ identity the server recorded from the authenticated caller who created the cron
 (``Crons.put``); no client can set or change it. So such a context is the
 cron's owner, and its run is stamped as an authenticated run of that owner:
 the graph then acts for the owner only (``core/identity.py``), as in the run
-the owner would have started by hand.
+the owner would have started by hand. An owner whose account the verifier no
+longer holds (their last token removed) has their crons' runs refused.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from core.auth_tokens import account_active
 from core.identity import AUTHENTICATED
 from stores.namespaces import InvalidUserId, validate_user_id
 
@@ -33,9 +35,10 @@ def scheduled_owner(user: Any, permissions: Any) -> str | None:
     if scheduler_user is None or type(user) is not scheduler_user or not identity or identity == OPEN_IDENTITY:
         return None  # not the scheduler, or a cron made while the server ran without auth
     try:
-        return validate_user_id(identity)
+        owner = validate_user_id(identity)
     except InvalidUserId:
         return None
+    return owner if account_active(owner) else None  # a revoked owner's crons are refused, not run
 
 
 def stamp_owner(kwargs: Mapping[str, Any], owner: str) -> None:

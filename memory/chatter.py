@@ -7,7 +7,9 @@ roll-up, does not count it as evidence of a habit ("Where did I go hiking?" is
 not a hike), and an episode made only of such lines is small talk it may forget;
 the prompt does not show a past message or episode that only asks (memory/prompt.py).
 The same goes for a mood of the day ("I'm a bit tired today."): true when said,
-it tells nothing once the day is over.
+it tells nothing once the day is over. And for the assistant's filler: a greeting, an
+apology, a "noted", an "I'm not sure" or "I don't have anything remembered about you
+yet." tells nothing about anything, so no later prompt shows it (``substance``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,22 @@ _PASSING_MOOD = re.compile(
     r"(?:today|tonight|right now|at the moment|this (?:morning|afternoon|evening))\s*[.!]*$",
     re.IGNORECASE,
 )
+# An assistant's sentence that carries nothing: greetings, thanks, apologies, acknowledgements,
+# not knowing, having nothing remembered, offers of more help.
+_ACK = (r"(?:ok(?:ay)?|sure|noted|got it|understood|of course|certainly|great|will do|you're welcome|"
+        r"thanks?(?: you)?(?: (?:so|very) much)?(?: for (?:telling|letting|sharing|asking)\b[^.!?]*)?)")
+_FILLER = re.compile(
+    r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))(?:\W+\w+)?\W*|"
+    rf"{_ACK}(?:\W+{_ACK})*|(?:i'll|i will) (?:remember|keep) (?:that|this)\b.*|"
+    r"(?:i'm|i am) (?:so |very |really )?sorry\b.*|(?:my )?apologies\b.*|i apologi[sz]e\b.*|sorry\b.*|"
+    r"(?:i'm|i am) not (?:sure|certain)\b.*|i (?:do not|don't) (?:know|remember|recall)\b.*|"
+    r"i (?:do not|don't) have (?:anything|any information|any memory|any memories|that information)\b.*|"
+    r"(?:i have|i've) (?:nothing|no memory|no memories|no record)\b.*|"
+    r"(?:i|i'm|i am) (?:can't|cannot|can not|unable to|not able to)\b.*|as an ai\b.*|"
+    r"(?:let me know|feel free|is there anything else|anything else|how can i help|happy to help|glad to help)\b.*)"
+    r"[.!?]*$",
+    re.IGNORECASE,
+)
 _LABEL = re.compile(r"^(?P<label>[A-Za-z]{1,20}):\s*(?P<body>.*)$", re.DOTALL)
 
 
@@ -42,6 +60,20 @@ def is_request(sentence: str) -> bool:
 def is_passing_mood(sentence: str) -> bool:
     """Whether ``sentence`` is a first-person mood of the moment ("I'm a bit tired today.")."""
     return _PASSING_MOOD.match(sentence.strip()) is not None
+
+
+def is_filler(sentence: str) -> bool:
+    """Whether an assistant's ``sentence`` carries nothing: a greeting, thanks, an apology, an
+    acknowledgement, not knowing or having nothing remembered, an offer of more help.
+    """
+    return _FILLER.match(sentence.strip().replace("\u2019", "'")) is not None
+
+
+def substance(reply: str) -> str:
+    """An assistant's ``reply`` without its filler sentences; "" when nothing else is left
+    ("I'm not sure. Sorry!" gives "", "Sure! Try a risotto." gives "Try a risotto.").
+    """
+    return " ".join(s for s in statements(reply) if not is_filler(s))
 
 
 def labelled(line: str) -> tuple[str, str]:

@@ -5,8 +5,9 @@ and the ``kinds`` filter), the chat's ``search_memory`` tool, the memory page an
 all print a memory's ``kind`` with these names, so one memory has one kind everywhere. A
 store namespace is where a kind is kept (``facts``, ``profile``...), not its name.
 
-``summary`` (a thread's running summary) and ``history`` (ended profile and fact values) are
-blocks of a turn's prompt only: no surface lists or filters by them.
+``summary`` (a thread's running summary), ``history`` (ended profile and fact values) and
+``review`` (a question asking the user to confirm an old value) are parts of a turn's prompt
+only: no surface lists or filters by them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any, Literal, get_args
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, TASKS
 
 MemoryKind = Literal["profile", "fact", "rule", "episode", "message", "knowledge", "person", "task"]
-PromptKind = Literal["summary", "history"]
+PromptKind = Literal["summary", "history", "review"]
 RecalledKind = Literal[MemoryKind, PromptKind]  # what a layer's recall may return (memory/layers/base.py)
 
 KINDS: tuple[str, ...] = get_args(MemoryKind)

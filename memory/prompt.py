@@ -3,7 +3,9 @@
 Layout, in this order:
 1. the stable prefix — persona, memory rules, procedural rules, profile. It is
    byte-identical from turn to turn while none of them changes, so providers'
-   prompt caches can reuse it;
+   prompt caches can reuse it. A fact due for review that the message bears on
+   (at most one, memory/layers/semantic_review.py) is asked about by one more line
+   of the memory rules: an instruction, so never inside a data block;
 2. the volatile part — recalled facts, episodes, past messages, the summary of
    earlier turns, and today's date — within a token budget, lowest scores
    dropped first.
@@ -22,7 +24,9 @@ asks is not shown either, and one the current message repeats is not even recall
 
 Every recalled text is rendered as quoted data (a JSON string inside a fenced
 <memories> block), never as an instruction, so a stored "ignore previous
-instructions" stays inert text.
+instructions" stays inert text. Nothing that is meant as an instruction goes in a
+block either: the one review question of a turn is a line of the memory rules,
+its fact's words still quoted.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from typing import Any
 from langchain_core.messages import SystemMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
-from core.prompts import MEMORY_INSTRUCTIONS
+from core.prompts import MEMORY_INSTRUCTIONS, REVIEW_INSTRUCTION
 from memory.chatter import told_lines
 from memory.layers.excerpt import is_title, quoted_bodies
 from memory.layers.identifiers import VERBATIM_HEADER
@@ -63,9 +67,22 @@ def _block(kind: str, items: Iterable[dict[str, Any]]) -> str:
     return f"<memories kind=\"{kind}\">\n# {_TITLES[kind]}\n" + "\n".join(lines) + "\n</memories>"
 
 
+def review_instruction(recalled: list[dict[str, Any]]) -> str:
+    """The one review question of the turn as an instruction ("" when none is due): outside every
+    <memories> block, whose text is data and never instructions. The question is still quoted.
+    """
+    review = next((r for r in recalled if r["kind"] == "review"), None)
+    return REVIEW_INSTRUCTION.format(question=quote(review["text"])) if review else ""
+
+
 def stable_prefix(persona: str, recalled: list[dict[str, Any]]) -> str:
-    """Persona, memory rules, rules and profile — unchanged while they are unchanged."""
+    """Persona, memory rules (and the turn's review, if one is due), rules and profile — unchanged
+    while they are unchanged.
+    """
     parts = [persona.strip(), MEMORY_INSTRUCTIONS]
+    review = review_instruction(recalled)
+    if review:
+        parts[-1] += "\n- " + review
     rules = [r for r in recalled if r["kind"] == "rule"]
     if rules:
         # Rules are the user's own instructions about style: shown as a list, still quoted.

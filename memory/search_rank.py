@@ -12,9 +12,8 @@ like "is" or "my" would make any slot look related to any question under a bag-o
 A rule says how to answer, not what is true, so a search keeps one only when it is about the
 question (cosine at least ``RULE_FLOOR``) or when the caller asked for rules by kind; it is then
 scored the same way, with a middling importance. The full list stays one call away (the MCP
-``memory://rules`` resource). Review questions ("Are you still vegetarian?", keys ``review:``)
-are questions for the user, not memories: a search leaves them out, as it does the prompt-only
-kinds (``summary``, ``history``).
+``memory://rules`` resource). The prompt-only kinds (``summary``, ``history``, ``review``: a
+question for the user, not a memory) are left out.
 """
 
 from __future__ import annotations
@@ -35,7 +34,6 @@ from memory.words import profile_topic
 # French." 0.42) and ten unrelated questions at most 0.29 ("job" / "Answer in French.").
 RULE_FLOOR = 0.35
 RULE_IMPORTANCE = 5.0  # rules carry no importance of their own: the middle of the 0-10 scale
-REVIEW_PREFIX = "review:"
 
 
 def rank_memories(
@@ -53,8 +51,7 @@ def rank_memories(
     env = dataclasses.replace(env, context=dataclasses.replace(env.context, top_k=k))
     found: list[Recalled] = []
     for layer in layers:
-        found += [item for item in layer.recall(env, query)
-                  if item.kind in wanted and item.kind in KINDS and not str(item.key or "").startswith(REVIEW_PREFIX)]
+        found += [item for item in layer.recall(env, query) if item.kind in wanted and item.kind in KINDS]
     merged = rescored(env, query, found, rules_asked=asked is not None and "rule" in asked)
     merged.sort(key=lambda item: item.score, reverse=True)  # stable: ties keep layer order
     return merged[:k]

@@ -9,6 +9,10 @@ gets one clear line instead of a reply. That line is the agent's own, marked lik
 command's reply (``COMMAND_KEY``): it is never logged to long-term memory, never
 checked against memory, and removed at the next input. The user's message is
 logged as usual, so nothing the user said is lost.
+
+``stream=False`` tags the call ``nostream``: LangGraph's ``stream_mode="messages"``
+then carries none of its tokens (a draft the answer check may still replace,
+nodes/check/draft.py).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
+from langgraph.constants import TAG_NOSTREAM
 
 from models.context_window import context_window, is_context_length_error, learn
 from models.endpoint import first_line
@@ -50,12 +55,14 @@ def _too_long(window: int | None) -> AIMessage:
                          "larger context.)")
 
 
-def call_model(model: BaseChatModel, fit: Fit, setting: int, **kwargs: Any) -> tuple[AIMessage, FittedRequest]:
+def call_model(
+    model: BaseChatModel, fit: Fit, setting: int, *, stream: bool = True, **kwargs: Any
+) -> tuple[AIMessage, FittedRequest]:
     """``model`` on the fitted request, with the tools the fit kept; see the module docstring."""
     window = context_window(setting, model)
     request = fit(window, 1.0)
     try:
-        return _invoke(model, request, **kwargs), request
+        return _invoke(model, request, stream, **kwargs), request
     except Exception as err:  # any provider, any transport: the turn goes on
         if not is_context_length_error(err):
             return _failed(err), request
@@ -63,11 +70,13 @@ def call_model(model: BaseChatModel, fit: Fit, setting: int, **kwargs: Any) -> t
     log.info("request over the context window (%s tokens); trimming harder and retrying once", window)
     request = fit(window, RETRY_SQUEEZE)
     try:
-        return _invoke(model, request, **kwargs), request
+        return _invoke(model, request, stream, **kwargs), request
     except Exception as err:
         return (_too_long(window) if is_context_length_error(err) else _failed(err)), request
 
 
-def _invoke(model: BaseChatModel, request: FittedRequest, **kwargs: Any) -> AIMessage:
-    runnable = model.bind_tools(request.tools) if request.tools else model
+def _invoke(model: BaseChatModel, request: FittedRequest, stream: bool, **kwargs: Any) -> AIMessage:
+    runnable: Any = model.bind_tools(request.tools) if request.tools else model
+    if not stream:
+        runnable = runnable.with_config(tags=[TAG_NOSTREAM])
     return runnable.invoke(request.messages, **kwargs)

@@ -31,6 +31,7 @@ from memory.tools.tool_node import ToolFactory, with_malformed_calls_kept
 from memory.upkeep.items import pause
 from models.endpoint import first_line
 from models.loader import chat_tools_enabled, load_chat_model
+from nodes.check.draft import DRAFT, held, holds_back
 from nodes.check.retry import is_retry, restated, sampling_kwargs
 from nodes.model_call import Fit, call_model, failure_reply
 from nodes.request_fit import fit_request
@@ -56,6 +57,11 @@ def final_answer(reply: AIMessage, after_tools: bool) -> AIMessage:
     return AIMessage(content=text or NO_ANSWER, id=reply.id, response_metadata=reply.response_metadata)
 
 
+def _answer(reply: AIMessage, quiet: bool) -> dict[str, Any]:
+    """The turn's answer: a draft for the check when ``quiet``, else straight into the thread."""
+    return held(reply) if quiet else {"messages": [reply], DRAFT: None}
+
+
 def make_respond(
     chat_model: BaseChatModel | None = None, tool_factory: ToolFactory | None = None
 ) -> Callable[..., dict[str, Any]]:
@@ -68,7 +74,7 @@ def make_respond(
             model = chat_model or load_chat_model(ctx.chat_model, ctx.max_new_tokens)
         except Exception as err:  # e.g. an openai: spec without a key; the turn still ends on a line
             line = f"(The chat model {ctx.chat_model!r} cannot start: {first_line(err)}.)"
-            return {"messages": [failure_reply(line)], "tool_rounds": 0}
+            return {**_answer(failure_reply(line), holds_back(state, ctx)), "tool_rounds": 0}
         rounds = tool_rounds(state)
         offer = (
             tool_factory is not None
@@ -77,6 +83,7 @@ def make_respond(
         )
         tools = list(tool_factory(runtime, state)) if offer and tool_factory else []
 
+        quiet = holds_back(state, ctx)
         retrying = is_retry(state)
         asked = restated(state) if retrying else state
         sampling = sampling_kwargs(model, int(state.get("check_retry") or 1) - 1) if retrying else {}
@@ -84,14 +91,14 @@ def make_respond(
         def fitted(offered: list[Any]) -> Fit:
             return lambda window, squeeze: fit_request(asked, ctx, window, offered, squeeze)
 
-        reply, sent = call_model(model, fitted(tools), ctx.context_window_tokens, **sampling)
+        reply, sent = call_model(model, fitted(tools), ctx.context_window_tokens, stream=not quiet, **sampling)
         if sent.tools and not (reply.tool_calls or reply.invalid_tool_calls or reply.text.strip()):
             # Neither words nor calls: the llama.cpp server's function-calling format answers
             # this way whenever its model picks "message". Asked again without tools, it talks.
-            reply, sent = call_model(model, fitted([]), ctx.context_window_tokens, **sampling)
+            reply, sent = call_model(model, fitted([]), ctx.context_window_tokens, stream=not quiet, **sampling)
         updates: dict[str, Any] = {"system_prompt": sent.system} if sent.memory_trimmed else {}
         if sent.tools and (reply.tool_calls or reply.invalid_tool_calls):
             return {**updates, "messages": [with_malformed_calls_kept(reply)], "tool_rounds": rounds + 1}
-        return {**updates, "messages": [final_answer(reply, after_tools=rounds > 0)], "tool_rounds": 0}
+        return {**updates, **_answer(final_answer(reply, after_tools=rounds > 0), quiet), "tool_rounds": 0}
 
     return respond

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from stores.redaction.secrets import contains_secret
+
 ROOT = "users"
 
 # The kinds of long-term memory kept per user. Each layer owns one or more.
@@ -58,7 +60,7 @@ _ESCAPED = re.compile(r"~([0-9A-F]{2})")
 
 
 class InvalidUserId(ValueError):
-    """Raised when a string cannot be a user id (empty, too long, not a string)."""
+    """Raised when a string cannot be a user id (empty, too long, not a string, a credential)."""
 
 
 def validate_user_id(user_id: str) -> str:
@@ -71,6 +73,8 @@ def validate_user_id(user_id: str) -> str:
         raise InvalidUserId(
             f"invalid user id {str(user_id)[:40]!r}: use 1-{MAX_USER_ID_CHARS} characters, not all blank"
         )
+    if contains_secret(user_id):  # an id becomes a label, a directory name and log text: never a key
+        raise InvalidUserId("invalid user id: it looks like a credential (an API key or token); use an account id")
     return user_id
 
 

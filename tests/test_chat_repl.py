@@ -44,3 +44,17 @@ def test_memory_switch_stops_writes_and_recall(ctx, capsys: pytest.CaptureFixtur
         assert agent.store.search(("users", "alice", "profile"), limit=5) == []
         _session(agent, ["/memory on", "I'm vegan.", "/end"], capsys)
         assert [i.key for i in agent.store.search(("users", "alice", "profile"), limit=5)] == ["diet"]
+
+
+
+def test_a_line_that_is_no_answer_to_a_review_declines_it_and_is_not_lost(ctx, capsys: pytest.CaptureFixture[str]) -> None:
+    """Piped input does not expect the review question: its next line is a message, not a lost answer."""
+    from dataclasses import replace
+
+    with MemoryAgent(replace(ctx, review_rules=True)) as agent:
+        out = _session(agent, ["Please don't use emojis.", "/memories", "Please stop giving me three options.", "yes"],
+                       capsys)
+        rules = [str(i.value) for i in agent.store.search(("users", "alice", "rules"), limit=10)]
+    assert out.count("taken as no") == 1, out
+    assert "Here is what I" in out.split("taken as no", 1)[1]  # /memories ran as the command it was
+    assert not any("emoji" in r.lower() for r in rules) and any("option" in r.lower() for r in rules), rules

@@ -99,6 +99,11 @@ def test_invalid_user_id_is_a_clear_error(tmp_path: Path, capsys: pytest.Capture
     rc = main(["--data-dir", str(tmp_path), "--embedding-model", "hash:384", "memories", "--user", "x" * 300])
     assert rc == 2
     assert "invalid user id" in capsys.readouterr().err
+    key = "sk-proj-" + "abcdefghijklmnopqrstuvwxyz123456"
+    rc = main(["--data-dir", str(tmp_path / "k"), "--embedding-model", "hash:384", "memories", "--user", key])
+    err = capsys.readouterr().err
+    assert rc == 2 and "credential" in err and key not in err and len(err.strip().splitlines()) == 1
+    assert not any(key in str(p) for p in tmp_path.rglob("*"))
     # a path-like id is just an id: its label keeps it inside the data dir
     rc = main(["--data-dir", str(tmp_path / "d"), "--embedding-model", "hash:384", "memories", "--user", "../etc"])
     assert rc == 0

@@ -1,6 +1,6 @@
 """The ``openai:`` path against servers that speak the OpenAI wire format.
 
-Two kinds: a scripted stub (stdlib HTTP, fast) that returns exactly what a weak
+Two kinds: a scripted stub (tests/support/openai_stub.py, stdlib HTTP, fast) that returns exactly what a weak
 model might, so each misbehaviour is certain to happen; and llama-cpp-python's
 real server on the embedded GGUF (slow), for the reply limit and a session with
 its function-calling chat format. Both go through the real ``ChatOpenAI`` client
@@ -10,10 +10,8 @@ and the real graph, store and files.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from dataclasses import replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -26,51 +24,7 @@ from models.openai_chat import token_limit_field
 from models.packaged import packaged_file
 from nodes.respond import MAX_TOOL_ROUNDS
 from stores.namespaces import UserScope
-
-
-def completion(content: str | None = None, calls: list[tuple[str, str]] = ()) -> dict[str, Any]:
-    """A chat.completion body; ``calls`` are (tool name, raw arguments string)."""
-    message: dict[str, Any] = {"role": "assistant", "content": content}
-    if calls:
-        message["tool_calls"] = [
-            {"id": f"call_{i}_{name}", "type": "function", "function": {"name": name, "arguments": args}}
-            for i, (name, args) in enumerate(calls)
-        ]
-    return {
-        "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": "stub",
-        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
-        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-    }
-
-
-class StubServer:
-    """Answers /v1/chat/completions from a script, recording every request body."""
-
-    def __init__(self, script: list[dict[str, Any]]) -> None:
-        self.script = list(script)
-        self.requests: list[dict[str, Any]] = []
-        stub = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-                stub.requests.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-                body = json.dumps(stub.script.pop(0) if stub.script else completion("Done.")).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.http.server_address[1]}/v1"
-        threading.Thread(target=self.http.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.http.shutdown()
-        self.http.server_close()
+from tests.support.openai_stub import StubServer, completion
 
 
 @pytest.fixture

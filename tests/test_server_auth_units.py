@@ -144,6 +144,42 @@ def test_thread_and_run_handlers_stamp_the_owner_and_refuse_other_users(tokens: 
     assert _status(server_auth.refuse_the_rest(_ctx("bob", "webhooks", "create"), {})) == 403
 
 
+def test_a_cron_runs_as_its_owner_until_the_owners_token_is_removed(tokens: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scheduler's user (no token, no permissions) acts for the cron's owner while they hold a token.
+
+    ``langgraph_api.auth.custom`` reads the server's settings on import, so its ``SimpleUser``
+    (a user with an identity) stands in here; tests/test_server_crons.py runs the real scheduler.
+    """
+    class SimpleUser:
+        def __init__(self, identity: str) -> None:
+            self.identity = identity
+
+    monkeypatch.setitem(sys.modules, "langgraph_api.auth.custom", SimpleNamespace(SimpleUser=SimpleUser))
+
+    def scheduled(owner: str) -> Any:
+        return Auth.types.AuthContext(user=SimpleUser(owner), permissions=[], resource="threads",  # type: ignore[arg-type]
+                                      action="create_run")
+
+    run: dict[str, Any] = {"metadata": {}, "kwargs": {"config": {"configurable": {}}}}
+    assert asyncio.run(server_auth.on_run_create(scheduled("alice"), run)) == {"owner": "alice"}
+    server_auth.use_verifier(StaticTokens.parse("tok-b=bob"))  # alice's token removed: her access revoked
+    run = {"metadata": {}, "kwargs": {"config": {"configurable": {}}}}
+    assert _status(server_auth.on_run_create(scheduled("alice"), run)) == 403
+    assert run["kwargs"]["config"]["configurable"] == {}  # not stamped as alice's
+    assert asyncio.run(server_auth.on_run_create(scheduled("bob"), run)) == {"owner": "bob"}
+
+
+def test_a_webhook_carrying_a_credential_is_refused_before_anything_is_stored(tokens: None) -> None:
+    key = "sk-proj-" + "abcdefghijklmnopqrstuvwxyz123456"
+    for hook in ("https://ops:hunter2@hooks.example.com/done", f"https://hooks.example.com/done?key={key}"):
+        run = {"metadata": {}, "kwargs": {"context": {"user_id": "bob"}, "webhook": hook}}
+        assert _status(server_auth.on_run_create(_ctx("bob", "threads", "create_run"), run)) == 422, hook
+        cron = {"payload": {"webhook": hook}, "metadata": {}}
+        assert _status(server_auth.on_cron_create(_ctx("bob", "crons", "create"), cron)) == 422, hook
+    run = {"metadata": {}, "kwargs": {"webhook": "https://hooks.example.com/done?run=42"}}
+    assert asyncio.run(server_auth.on_run_create(_ctx("bob", "threads", "create_run"), run)) == {"owner": "bob"}
+
+
 def test_updates_never_hand_a_thread_or_assistant_over(tokens: None) -> None:
     update = server_auth.on_update
     assert asyncio.run(update(_ctx("bob", "threads", "update"), {"metadata": {"topic": "x"}})) == {"owner": "bob"}

@@ -172,7 +172,7 @@ def test_run_records_keep_no_secrets_and_go_with_their_thread(server: dict[str, 
     assert _go(delete()) == 404  # deleting the thread takes its run records with it
 
 
-def test_webhooks_to_private_addresses_are_refused_at_creation(server: dict[str, Any]) -> None:
+def test_webhooks_to_private_addresses_or_with_credentials_are_refused_at_creation(server: dict[str, Any]) -> None:
     async def go() -> None:
         bob = _client(server["url"], "tok-b")
         thread = (await bob.threads.create())["thread_id"]
@@ -186,6 +186,11 @@ def test_webhooks_to_private_addresses_are_refused_at_creation(server: dict[str,
                 for r in await bob.runs.list(thread):
                     await bob.runs.cancel(thread, r["run_id"])
             assert status == 422, hook
+        # a credential in the URL would be stored with the run in plain text: refused, nothing kept
+        hook = "https://ops:hunter2@hooks.example.com/done"
+        assert await _status(bob.runs.create(thread, assistant, input=_say("Hi."), context=SCRIPTED, webhook=hook,
+                                             after_seconds=3600)) == 422
+        assert "hunter2" not in json.dumps(await bob.runs.list(thread))
 
     _go(go())
 

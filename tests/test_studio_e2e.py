@@ -4,7 +4,9 @@ Starts the real dev server (``langgraph dev --no-browser``) on a free port, with
 a temporary data dir, the scripted chat model and hash embeddings (offline,
 deterministic), and drives it with ``langgraph_sdk`` the way Studio does:
 memory across threads, namespace isolation in the store API, a rule review
-interrupt resumed with a ``Command``, and the data on disk after a clean stop.
+interrupt resumed with a ``Command``, a ``messages`` stream through a retry of
+the answer check (an OpenAI-compatible stub as the model: the client never gets
+the rejected draft), and the data on disk after a clean stop.
 
 The server runs from a temporary copy of langgraph.json (absolute paths, ``env``
 pointing at a .env written here) so that a developer's own ``.env`` cannot
@@ -15,10 +17,13 @@ the tree during the test cannot restart it.
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import sqlite3
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.support.langgraph_dev import ANSI as _ANSI
 from tests.support.langgraph_dev import NEEDS_LANGGRAPH, RUN_TIMEOUT_S, dev_server
@@ -26,6 +31,7 @@ from tests.support.langgraph_dev import log_tail as _log_tail
 from tests.support.langgraph_dev import mentions as _mentions
 from tests.support.langgraph_dev import stop as _stop
 from tests.support.langgraph_dev import texts as _texts
+from tests.support.openai_stub import StubServer, completion
 
 pytestmark = NEEDS_LANGGRAPH
 
@@ -106,11 +112,57 @@ async def _drive(url: str) -> dict[str, Any]:
     return {"t1": t1}
 
 
-def test_langgraph_dev_end_to_end(tmp_path: Path) -> None:
+MEATY = "Try a chicken stir-fry with rice tonight."
+CLEAN = "Try a tofu stir-fry with rice tonight."
+FOR_B = "Try a lentil soup with bread tonight."
+# What the stub model answers, in order: A's draft the check rejects, A's retry, B's reply.
+STUB_SCRIPT = (completion(MEATY), completion(CLEAN), completion(FOR_B))
+
+
+async def _stream(client: Any, assistant: str, user: str, text: str) -> tuple[list[tuple[str, Any]], str]:
+    """One turn streamed with ``stream_mode="messages"`` on the stub model: (events, thread)."""
+    ctx = {"user_id": user, "chat_model": "openai:stub", "embedding_model": "hash:384", "review_rules": False}
+    thread = (await client.threads.create())["thread_id"]
+    events = [(part.event, part.data) async for part in client.runs.stream(
+        thread, assistant, input={"messages": [{"role": "user", "content": text}]}, context=ctx,
+        stream_mode="messages")]
+    return events, thread
+
+
+async def _stream_through_a_retry(url: str, stub: StubServer) -> None:
+    """A (vegetarian) gets only the checked reply; B (nothing to check) gets tokens as they come."""
+    from langgraph_sdk import get_client
+
+    client = get_client(url=url, timeout=RUN_TIMEOUT_S)
+    assistant = (await client.assistants.search(graph_id="agent"))[0]["assistant_id"]
+    events, thread = await asyncio.wait_for(_stream(client, assistant, "A", "What should I cook tonight?"),
+                                            RUN_TIMEOUT_S)
+    assert len(stub.requests) == 2 and all(r.get("stream") for r in stub.requests), stub.requests  # a retry
+    messages = [data for event, data in events if event.startswith("messages/")]
+    assert "chicken" not in json.dumps(messages).lower(), messages  # no token, no message of the draft
+    complete = [m["content"] for event, data in events if event == "messages/complete" for m in data]
+    assert complete == [CLEAN], events
+    state = await client.threads.get_state(thread)
+    assert state["values"]["messages"][-1]["content"] == CLEAN
+
+    events, _ = await asyncio.wait_for(_stream(client, assistant, "B", "What should I cook tonight?"),
+                                       RUN_TIMEOUT_S)
+    partial = [data[0]["content"] for event, data in events if event == "messages/partial"]
+    assert len(partial) > 2 and partial[-1] == FOR_B, events  # token by token, growing to the reply
+
+
+def test_langgraph_dev_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data_dir = tmp_path / "data"
-    with dev_server(tmp_path, data_dir) as (url, proc, log):
-        ids = asyncio.run(_drive(url))
-        rc = _stop(proc)
+    stub = StubServer(list(STUB_SCRIPT))
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.url)  # the server's openai: models talk to the stub
+    monkeypatch.setenv("OPENAI_API_KEY", "stub")
+    try:
+        with dev_server(tmp_path, data_dir) as (url, proc, log):
+            ids = asyncio.run(_drive(url))
+            asyncio.run(_stream_through_a_retry(url, stub))
+            rc = _stop(proc)
+    finally:
+        stub.close()
     server_log = _ANSI.sub("", log.read_text(errors="replace"))
     # uvicorn shuts down gracefully on SIGTERM, then re-raises it: -15 is a clean stop.
     assert rc in (0, -signal.SIGTERM), f"server did not stop cleanly (rc={rc}):\n{_log_tail(log)}"

@@ -55,3 +55,13 @@ def test_what_is_not_a_user_id_is_refused() -> None:
     for not_a_label in ("a~2", "a~2e", "~41bc", "a.b", "~FF"):  # not what user_label makes
         with pytest.raises(InvalidUserId):
             user_of_label(not_a_label)
+
+
+def test_a_credential_is_never_a_user_id() -> None:
+    """A user id becomes a namespace label, a directory name and log text, so a pasted key is refused."""
+    for key in ("sk-proj-abcdefghijklmnopqrstuvwxyz123456", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"):
+        with pytest.raises(InvalidUserId, match="credential"):
+            UserScope(key)
+    for fine in ("alice@example.com", "auth0|abc123", "google-oauth2|1234567890123456789",
+                 "550e8400-e29b-41d4-a716-446655440000"):
+        assert UserScope(fine)

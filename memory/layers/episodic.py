@@ -14,7 +14,10 @@ it has one, and always through an ``expires_at`` that recall checks, since a
 store's sweeper may lag.
 
 Read policy (``recall``): candidates from the store's vector search, rescored
-with ``combined_score`` so the presets mean the same here as in every layer.
+with ``combined_score`` so the presets mean the same here as in every layer. A
+sentence naming a value the user has since changed is marked with the date it was
+true as of ("(as of 2026-03-02) I live in Porto."), never shown as current
+(``episode_dating``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 from core.prompts import EPISODE_SUMMARY_PROMPT
 from memory.clock import parse_time
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
+from memory.layers.episode_dating import dated, ended_values
 from memory.layers.excerpt import excerpt
 from memory.layers.identifiers import (
     ensure_verbatim,
@@ -170,6 +174,7 @@ class EpisodicLayer(LayerBase):
         ctx = env.context
         hits = env.store.search(env.scope.ns(EPISODES), query=query, limit=ctx.top_k * CANDIDATES_PER_RESULT)
         scored: list[Recalled] = []
+        ended = ended_values(env) if hits else []
         for hit in hits:
             value = hit.value
             if _expired(value, env.now):
@@ -194,6 +199,7 @@ class EpisodicLayer(LayerBase):
                 if cut[0] != text:
                     # Only these lines are shown: they, not every source, say what a past message repeats.
                     text, sources, meta["quotes"] = cut[0], (), cut[1]
+            text = dated(text, parse_time(value.get("time")), ended, rollup=bool(value.get("level")))
             scored.append(Recalled(kind="episode", text=text, score=score, sources=sources, key=hit.key, meta=meta))
         scored.sort(key=lambda r: r.score, reverse=True)
         return scored[: ctx.top_k]

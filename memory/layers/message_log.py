@@ -20,6 +20,9 @@ through the shared scorer). Levers that were measured and left off (a learned fu
 rerank's signals, session-level ranking, query decomposition, feedback, facts and episodes as
 pointers) live beside their ablation rows in ``bench/message_levers``. One result is one
 message and its ``sources`` is exactly its own id: neighbours shape the ranking, never the result.
+What ``recall`` gives the prompt is the user's own messages, each with the assistant's reply
+after it as marked context; the assistant's messages alone only when asked what it said
+(``message_replies``).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from langgraph.store.base import GetOp, Item, Op, PutOp, SearchItem
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
 from memory.layers.message_query import QueryInfo, analyse
 from memory.layers.message_rank import Scored, cue_score, cues, features
+from memory.layers.message_replies import own_turns, with_replies
 from memory.layers.message_text import (
     index_paths,
     index_value,
@@ -46,6 +50,7 @@ from memory.layers.scoring import parse_time
 from stores.namespaces import MESSAGES
 
 ECHO_HEADROOM = 2  # candidates searched per result, so passed-over repeats leave no gap
+REPLY_HEADROOM = 2  # and again, as about half the log is the assistant's replies, passed over too
 _PAGE = 500
 
 
@@ -201,11 +206,14 @@ class MessageLogLayer(LayerBase):
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
         """The top-k messages scoring at least the context's ``score_floor``; past questions
         that ``query`` asks again are passed over (``repeats_question``) and others take their place.
+        The assistant's replies come only as a recalled user message's context, or when ``query``
+        asks what the assistant said, and never as filler (``message_replies``).
         """
         floor = float(getattr(env.context, "score_floor", 0.0))
         k = env.context.top_k
-        found = self.search(env, query, k * ECHO_HEADROOM)
-        return [r for r in found if r.score >= floor and not repeats_question(r.text, query)][:k]
+        found = self.search(env, query, k * ECHO_HEADROOM * REPLY_HEADROOM)
+        kept = own_turns([r for r in found if r.score >= floor and not repeats_question(r.text, query)], query)
+        return with_replies(env, kept[:k])
 
     def search(self, env: LayerEnv, query: str, k: int) -> list[Recalled]:
         """The ``k`` best single messages for ``query``, best first."""

@@ -134,6 +134,12 @@ def message_body(text: str) -> str:
     return _HEAD.sub("", text.strip()).strip().lower()
 
 
+def message_head(text: str) -> str:
+    """The "[date] speaker: " head of a recalled message ("" when it has none)."""
+    match = _HEAD.match(text.strip())
+    return match.group(0) if match else ""
+
+
 def recalled_message(hit: SearchItem, score: float) -> Recalled:
     """A found message as the prompt shows it: "[date] speaker: text", its own id as its only source."""
     v = hit.value
@@ -145,5 +151,6 @@ def recalled_message(hit: SearchItem, score: float) -> Recalled:
         score=round(score, 6),
         sources=(hit.key,),  # the key is the message id
         key=hit.key,
-        meta={"thread": v.get("thread"), "time": v.get("time"), "role": v.get("role"), "name": v.get("name")},
+        meta={"thread": v.get("thread"), "time": v.get("time"), "role": v.get("role"), "name": v.get("name"),
+              "next": v.get("next")},
     )

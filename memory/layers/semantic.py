@@ -58,7 +58,7 @@ class SemanticLayer(LayerBase):
         self.session_extractor: FactExtractor | None = chosen if chosen.needs_llm else None
 
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
-        return recall_profile(env) + review_items(env) + recall_facts(env, query) + recall_history(env, query)
+        return recall_profile(env) + review_items(env, query) + recall_facts(env, query) + recall_history(env, query)
 
     def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
         users = normalise(turn)

@@ -2,11 +2,13 @@
 
 Upkeep (memory/upkeep/expire.py) gives changeable profile slots a ``review_at``.
 When it has passed (and the user has not restated the fact since), recall adds
-a review item to the prompt, "I have you down as vegetarian — is that still
-right?", so the model asks. Coordination is through the store only: the turn
-that showed the question marks the record (``review_asked_in``: that turn's
-message id); the user's next message is read as the answer, grounded in their
-own words:
+a review item, "I have it that you are vegetarian — is that still right?", which the
+prompt shows as an instruction, outside the quoted memory blocks (memory/prompt.py),
+so the model asks. At most one per turn, and only for a slot the message touches
+(``review_topics``): a cooking question asks about the diet, never the city or the job.
+Coordination is through the store only: the turn that showed the question marks its
+record (``review_asked_in``: that turn's message id); the user's next message is read
+as the answer, grounded in their own words:
 
 - a new value ("No, I'm vegan now") was already stored by the turn's extractor,
   which superseded the record, so nothing is left to do;
@@ -26,6 +28,7 @@ from typing import Any
 
 from memory.clock import parse_time
 from memory.layers.base import LayerEnv, LoggedMessage, Recalled
+from memory.layers.review_topics import touches
 from memory.layers.semantic_records import archive_record
 from stores.namespaces import PROFILE
 
@@ -61,17 +64,26 @@ def second_person(text: str) -> str:
 
 def question(record: dict[str, Any]) -> str:
     """The review question the model should ask, in its own words or these."""
-    return (f"Ask the user to confirm this before relying on it: \"I have it that {second_person(record['text'])}"
-            " — is that still right?\"")
+    return f"I have it that {second_person(record['text'])} — is that still right?"
 
 
-def review_items(env: LayerEnv) -> list[Recalled]:
-    """One recalled item per due review, scored to stay in the prompt."""
-    return [
-        Recalled(kind="fact", text=question(r), score=1.0, sources=tuple(r["sources"]), key=f"review:{r['id']}",
-                 meta={"review": r["id"], "category": r["category"], "importance": 10, "updated_at": r["updated_at"]})
-        for r in due(env)
-    ]
+def to_ask(records: Sequence[dict[str, Any]], message: str) -> dict[str, Any] | None:
+    """The one due record a turn saying ``message`` asks about: the most important the message
+    touches (``review_topics``), the earliest due first among equals; None when it touches none.
+    """
+    touched = [r for r in records if touches(r, message)]
+    return min(touched, key=lambda r: (-int(r.get("importance") or 0), str(r.get("review_at")), r["id"]),
+               default=None)
+
+
+def review_items(env: LayerEnv, query: str) -> list[Recalled]:
+    """The review this turn asks (``to_ask``), as a ``review`` item; none when nothing due bears on ``query``."""
+    record = to_ask(due(env), query) if query else None
+    if record is None:
+        return []
+    return [Recalled(kind="review", text=question(record), score=1.0, sources=tuple(record["sources"]),
+                     key=f"review:{record['id']}",
+                     meta={"review": record["id"], "category": record["category"], "updated_at": record["updated_at"]})]
 
 
 def answer_reviews(env: LayerEnv, users: Sequence[LoggedMessage]) -> dict[str, int]:
@@ -82,11 +94,14 @@ def answer_reviews(env: LayerEnv, users: Sequence[LoggedMessage]) -> dict[str, i
     last = users[-1]
     days = float(getattr(env.context, "upkeep_review_days", DEFAULT_REVIEW_DAYS))
     ns = env.scope.ns(PROFILE)
-    for record in due(env):
+    records = due(env)
+    shown = to_ask(records, last.text)  # what this turn's recall showed (the same pick)
+    for record in records:
         asked_in = record.get("review_asked_in")
         if asked_in is None:
-            counts["asked"] += 1
-            env.gate.atomic_update(ns, record["id"], lambda cur: _marked(cur, last.id))
+            if shown is not None and record["id"] == shown["id"]:
+                counts["asked"] += 1
+                env.gate.atomic_update(ns, record["id"], lambda cur: _marked(cur, last.id))
         elif asked_in != last.id and YES.search(last.text):
             counts["confirmed"] += 1
             env.gate.atomic_update(ns, record["id"], lambda cur: _confirmed(cur, env, last, days))

@@ -16,6 +16,11 @@ far is kept, with its flag.
 
 What was checked, what conflicted and how many tries it took are kept in state
 (``answer_check``), so Studio and the chat's ``/prompt`` show them.
+
+When ``respond`` held its reply back as a draft (nodes/check/draft.py: there is
+something to check, so the reply may change), the reply is read from ``draft``,
+a retry just drops it, and the turn's last word is added to the thread under a
+new id: the one message a client streaming ``messages`` gets of this reply.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from langgraph.runtime import Runtime
 from core.context import Context
 from memory.env import context_of
 from nodes.check.checks import Check
+from nodes.check.draft import DRAFT, draft_of, published
 from nodes.check.memories import gather_checks
 from nodes.check.retry import RETRY
 from nodes.commands import COMMAND_KEY
@@ -70,19 +76,26 @@ def _public(conflicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"label": c["label"], "memory": c["memory"], "items": c["items"]} for c in conflicts]
 
 
-def _off(enabled: bool) -> dict[str, Any]:
+def _off(enabled: bool, draft: AIMessage | None) -> dict[str, Any]:
     record = {"enabled": enabled, "checked": [], "unchecked": [], "tries": [], "retries": 0, "conflicts": [],
               "flagged": False, "check_ms": 0.0}
-    return {"answer_check": record, "check_verdict": OFF, "check_retry": 0}
+    update = {"answer_check": record, "check_verdict": OFF, "check_retry": 0, DRAFT: None}
+    return {**update, "messages": [published(draft)]} if draft is not None else update
 
 
-def _final(record: dict[str, Any], best: dict[str, Any], reply: AIMessage | None) -> dict[str, Any]:
+def _final(
+    record: dict[str, Any], best: dict[str, Any], reply: AIMessage | None, draft: AIMessage | None
+) -> dict[str, Any]:
     """The turn's last word: the best try, with the flag line when it still conflicts."""
     conflicts = best["conflicts"]
     text = best["text"] + (f"\n\n{flag_line(conflicts)}" if conflicts else "")
     done = {k: v for k, v in record.items() if k != "pending"}
     done.update(retries=len(record["tries"]) - 1, conflicts=_public(conflicts), flagged=bool(conflicts))
-    update: dict[str, Any] = {"answer_check": done, "check_verdict": FLAGGED if conflicts else OK, "check_retry": 0}
+    update: dict[str, Any] = {"answer_check": done, "check_verdict": FLAGGED if conflicts else OK, "check_retry": 0,
+                              DRAFT: None}
+    if draft is not None:  # held back: the thread and the stream get only this reply, under a new id
+        kept = draft if draft.id == best["id"] else AIMessage(content=text, id=best["id"], name=best["name"])
+        return {**update, "messages": [published(kept, text)]}
     messages: list[Any] = []
     if reply is not None and reply.id != best["id"]:
         messages.append(RemoveMessage(id=str(reply.id)))  # a failed retry's line, or a worse try
@@ -101,12 +114,13 @@ def make_check() -> Callable[..., dict[str, Any]]:
         retry = int(state.get("check_retry") or 0)
         record = dict(state.get("answer_check") or {}) if retry else {}
         pending = record.get("pending")
-        found = _reply(list(state.get("messages") or []))
-        reply = found[1] if found is not None else None
+        draft = draft_of(state)
+        found = _reply(list(state.get("messages") or [])) if draft is None else None
+        reply = draft if draft is not None else found[1] if found is not None else None
         failed = reply is not None and COMMAND_KEY in (reply.additional_kwargs or {})
         if pending is None:
             if not ctx.check_answers or reply is None or failed:
-                return _off(ctx.check_answers)  # nothing to check, or the agent's own line about a failure
+                return _off(ctx.check_answers, draft)  # nothing to check, or the agent's own line about a failure
             spent = time.perf_counter()
             checks, unchecked = gather_checks(state.get("recalled") or [])
             conflicts = find_conflicts(checks, reply.text)
@@ -117,7 +131,7 @@ def make_check() -> Callable[..., dict[str, Any]]:
         else:
             best, reminders = pending["best"], list(pending["reminders"])
             if reply is None or failed:
-                return _final(record, best, reply)  # the model failed: keep the best reply so far
+                return _final(record, best, reply, draft)  # the model failed: keep the best reply so far
             spent = time.perf_counter()
             checks, _ = gather_checks(state.get("recalled") or [])
             again = find_conflicts(checks, reply.text) if reply.text.strip() else best["conflicts"]
@@ -127,11 +141,12 @@ def make_check() -> Callable[..., dict[str, Any]]:
             reminders += [c["reminder"] for c in again]
         record["check_ms"] = round(float(record.get("check_ms") or 0.0) + (time.perf_counter() - spent) * 1000, 3)
         if not best["conflicts"] or retry >= ctx.check_retries:
-            return _final(record, best, reply)
+            return _final(record, best, reply, draft)
         record.update(pending={"best": best, "reminders": reminders}, retries=len(record["tries"]) - 1,
                       conflicts=_public(best["conflicts"]), flagged=False)
-        # This try leaves the thread; respond answers again (the graph's check -> respond edge).
-        return {"answer_check": record, "check_verdict": RETRY, "check_retry": retry + 1,
-                "messages": [RemoveMessage(id=str(reply.id))]}
+        # This try leaves the thread (or was never in it: a draft); respond answers again
+        # (the graph's check -> respond edge).
+        retried = {"answer_check": record, "check_verdict": RETRY, "check_retry": retry + 1, DRAFT: None}
+        return retried if draft is not None else {**retried, "messages": [RemoveMessage(id=str(reply.id))]}
 
     return check
