@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 
 import settings
+from memory.kinds import KINDS
 
 SET_AFTER = "set_after"  # --set given after the subcommand, added to those given before it
 
@@ -81,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = command("recall", help="recall memories for each query of a JSONL file; prints JSONL")
     s.add_argument("--user", help="user id (env MEMORY_USER_ID)")
     s.add_argument("--k", type=int, default=10, help="results per query (default 10)")
-    s.add_argument("--kind", choices=("message", "fact", "episode", "rule"), help="only this kind of memory")
+    s.add_argument("--kind", help=f"only this kind of memory: {', '.join(KINDS)}")
     s.add_argument("queries", help="JSONL: {id, query, time?} per line")
 
     s = command("memories", help="show (or export) everything kept about a user")

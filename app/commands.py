@@ -81,10 +81,11 @@ def import_(args: argparse.Namespace) -> int:
 @command("recall")
 def recall(args: argparse.Namespace) -> int:
     """``recall``: print the best memories for each query as JSON lines."""
-    from nodes.recall import recall_queries
+    from nodes.recall import recall_queries, validate_kind
 
     if args.k <= 0:
         raise ValueError("--k must be a positive number")
+    validate_kind(args.kind)  # before the store opens: an unknown kind is one line, naming the valid ones
     with _agent(args) as agent:
         for row in recall_queries(args.queries, agent.env(), agent.layers, k=args.k, kind=args.kind):
             print(json.dumps(row, ensure_ascii=False), flush=True)

@@ -4,7 +4,8 @@ Built on the official SDK's ``MCPServer``. Every tool acts for the caller that
 ``user_of`` names: the configured user on stdio, the verified bearer token's
 user over HTTP (app/mcp_http.py). No tool takes a user id, so a model can never
 reach another user's memory by naming it. The work is done by ``McpMemory``
-(app/mcp_memory.py), which calls the same code as the chat and the CLI.
+(app/mcp_memory.py), which calls the same code as the chat and the CLI. Every ``kind``
+in an answer, and in ``recall``'s filter, is a name of memory/kinds.py.
 
 Why ``log_turn`` and not sampling or notifications: a client's conversation is
 the client's, and MCP gives a server no standard way to read it. Sampling asks
@@ -23,6 +24,7 @@ from typing import Any
 from mcp.server import MCPServer
 
 from app.mcp_memory import DEFAULT_CONVERSATION, McpMemory
+from memory.kinds import KINDS, SEARCHED_BY_DEFAULT
 
 INSTRUCTIONS = (
     "Long-term memory of the user, private to them. Call recall before answering anything that may depend on "
@@ -30,6 +32,14 @@ INSTRUCTIONS = (
     "or asks you to remember it. To carry a whole conversation into memory, send each message with log_turn "
     "and call end_session when it is over; a rule it finds is kept only after the user agrees (confirm_rule). "
     "forget deletes for real and asks for confirmation first."
+)
+
+RECALL_DESCRIPTION = (
+    "Search the user's long-term memory: profile and facts, past-session summaries, rules, past messages.\n\n"
+    f"kinds narrows the search to any of {', '.join(SEARCHED_BY_DEFAULT)} (the default: all of them), or also "
+    f"{', '.join(k for k in KINDS if k not in SEARCHED_BY_DEFAULT)} when named; k is how many results (1-50). "
+    "Results come best first with their kind, a score, a date, their id (for forget) and the message ids they "
+    "came from. A profile entry or a rule comes only when it is about the query; memory://rules lists every rule."
 )
 
 
@@ -46,13 +56,8 @@ def build_server(memory: McpMemory, user_of: Callable[[], str], **server_args: A
         """
         return memory.remember(user_of(), text)
 
-    @mcp.tool()
+    @mcp.tool(description=RECALL_DESCRIPTION)
     def recall(query: str, kinds: list[str] | None = None, k: int = 10) -> dict[str, Any]:
-        """Search the user's long-term memory: facts and profile, past-session summaries, rules, past messages.
-
-        kinds narrows the search to any of "fact", "episode", "rule", "message"; k is how many results (1-50).
-        Results come best first with a score, a date, their id (for forget) and the message ids they came from.
-        """
         return memory.recall(user_of(), query, kinds, k)
 
     @mcp.tool()
@@ -68,6 +73,7 @@ def build_server(memory: McpMemory, user_of: Callable[[], str], **server_args: A
     def what_do_you_remember(page: int = 1) -> dict[str, Any]:
         """Everything kept about the user: profile, facts, past sessions, rules and memory files, a page at a time.
 
+        Each item has its kind (profile, fact, episode, rule); memory files are listed apart, on the first page.
         The answer says how many pages there are; ask for the next page with page=2, 3...
         """
         return memory.export_page(user_of(), page)

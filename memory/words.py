@@ -42,6 +42,11 @@ def diets() -> list[str]:
     return list(words()["diets"])
 
 
+def profile_topic(slot: str) -> str:
+    """The words a question about profile ``slot`` uses ([profile_topics]); "favourite X" for open slots."""
+    return str(words()["profile_topics"].get(slot) or slot.replace("_", " "))
+
+
 def alternation(terms: Iterable[str]) -> str:
     """A regex alternation of literal terms, longest first (as a greedy pattern reads them); a hyphen also
     matches a space ("gluten-free", "gluten free").

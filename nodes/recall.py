@@ -3,7 +3,8 @@
 Contract (docs/architecture.md, "Public contracts"). Input lines are
 ``{"id", "query", "time"?}`` (``QueryLine``); other fields are ignored, so a
 benchmark's query file (with answers and evidence) is valid input. Output lines
-are ``{"id", "results": [{"kind", "text", "score", "sources"}]}`` sorted best first.
+are ``{"id", "results": [{"kind", "text", "score", "sources"}]}`` sorted best first, ranked by
+``memory.search_rank`` (as the MCP ``recall`` tool), ``kind`` from memory/kinds.py.
 A query's ``time`` becomes the layers' "now", so recency is
 measured from when the question was asked, not from when the batch runs.
 """
@@ -18,15 +19,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from memory.jsonl import JsonlLineError, NonBlankStr, OptionalIsoTime, line_byte_cap, parse_lines, read_lines
+from memory.kinds import check_kinds
 from memory.layers.base import LayerEnv, MemoryLayer, Recalled
-
-OUTPUT_KINDS = ("message", "fact", "episode", "rule")
-
-# Layer kinds as the output contract names them; "summary" (the working thread) is
-# not long-term memory and is left out.
-_KIND_OF: dict[str, str] = {
-    "message": "message", "fact": "fact", "profile": "fact", "episode": "episode", "rule": "rule"
-}
+from memory.search_rank import rank_memories
 
 
 class QueryLineError(JsonlLineError):
@@ -49,45 +44,21 @@ def parse_queries(lines: Iterable[str], source: str = "<queries>") -> list[Query
 
 
 def validate_kind(kind: str | None) -> str | None:
-    """Return ``kind`` if it is ``None`` or an output kind, else raise ``ValueError``."""
-    if kind is not None and kind not in OUTPUT_KINDS:
-        raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(OUTPUT_KINDS)}")
+    """Return ``kind`` if it is ``None`` or in the vocabulary (memory/kinds.py), else raise ``UnknownKind``."""
+    check_kinds(None if kind is None else [kind])
     return kind
 
 
-def _result(item: Recalled, kind: str) -> dict[str, Any]:
-    return {"kind": kind, "text": item.text, "score": round(float(item.score), 6), "sources": list(item.sources)}
-
-
-def recall_ranked(
-    env: LayerEnv, layers: Sequence[MemoryLayer], query: str, k: int, kinds: Iterable[str] | None = None
-) -> list[tuple[str, Recalled]]:
-    """The ``k`` best memories over all layers, best first, each with its output kind.
-
-    ``kinds`` keeps only those output kinds (None: all). The CLI's ``recall`` and the
-    MCP ``recall`` tool both rank through here, so they agree on what is best.
-    """
-    if k <= 0:
-        raise ValueError("k must be positive")
-    wanted = None if kinds is None else {validate_kind(kind) for kind in kinds}
-    env = dataclasses.replace(env, context=dataclasses.replace(env.context, top_k=k))
-    merged: list[tuple[str, Recalled]] = []
-    for layer in layers:
-        for item in layer.recall(env, query):
-            out_kind = _KIND_OF.get(item.kind)
-            if out_kind is None or (wanted is not None and out_kind not in wanted):
-                continue
-            merged.append((out_kind, item))
-    merged.sort(key=lambda pair: pair[1].score, reverse=True)  # stable: ties keep layer order
-    return merged[:k]
+def _result(item: Recalled) -> dict[str, Any]:
+    return {"kind": item.kind, "text": item.text, "score": round(float(item.score), 6), "sources": list(item.sources)}
 
 
 def recall_one(
     env: LayerEnv, layers: Sequence[MemoryLayer], query: str, k: int, kind: str | None = None
 ) -> list[dict[str, Any]]:
     """The ``k`` best results over all layers, as output-contract dicts."""
-    ranked = recall_ranked(env, layers, query, k, None if kind is None else [kind])
-    return [_result(item, out_kind) for out_kind, item in ranked]
+    ranked = rank_memories(env, layers, query, k, None if kind is None else [kind])
+    return [_result(item) for item in ranked]
 
 
 def recall_queries(

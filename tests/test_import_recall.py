@@ -56,7 +56,7 @@ class Spy(LayerBase):
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
         self.calls.append(("recall", query, env.context.top_k, env.now))
         return [
-            Recalled(kind="profile", text="Alice has a greyhound", score=0.95, sources=("t1-1",)),
+            Recalled(kind="fact", text="Alice has a greyhound", score=0.95, sources=("t1-1",)),
             Recalled(kind="summary", text="thread summary", score=0.99),
             Recalled(kind="fact", text="Alice likes trams", score=0.01, sources=("t2-1",)),
         ]

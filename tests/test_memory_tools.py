@@ -12,6 +12,7 @@ import pytest
 from langgraph.store.memory import InMemoryStore
 
 from core.context import Context
+from memory import clock
 from memory.layers.base import LayerEnv
 from memory.privacy.consent import set_memory_enabled
 from memory.privacy.forget import THREADS_KEPT
@@ -22,14 +23,25 @@ from stores.namespaces import EPISODES, FACTS, PROFILE, RULES, UserScope
 EMB = HashEmbeddings(64)
 
 
+NOW = clock.now().isoformat()
+
+
+def _record(rid: str, text: str, **extra: Any) -> dict[str, Any]:
+    """A fact or profile record as the semantic layer writes it (memory/layers/semantic_records.py)."""
+    return {"id": rid, "text": text, "category": "other", "value": None, "importance": 5, "created_at": NOW,
+            "updated_at": NOW, "sources": ["m1"], **extra}
+
+
 @pytest.fixture
 def store() -> InMemoryStore:
     s = InMemoryStore(index={"dims": 64, "embed": EMB, "fields": ["text"]})
     for user in ("alice", "bob"):
         scope = UserScope(user)
-        s.put(scope.ns(FACTS), "coffee", {"text": f"{user} drinks coffee with oat milk", "sources": ["m1"]})
-        s.put(scope.ns(EPISODES), "e1", {"text": f"{user} asked about coffee grinders", "sources": ["m2"]})
-        s.put(scope.ns(PROFILE), "city", {"text": f"{user} lives in {'Lyon' if user == 'alice' else 'Oslo'}"})
+        s.put(scope.ns(FACTS), "coffee", _record("coffee", f"{user} drinks coffee with oat milk"))
+        s.put(scope.ns(EPISODES), "e1", {"text": f"{user} asked about coffee grinders", "sources": ["m2"],
+                                         "time": NOW, "importance": 5})
+        s.put(scope.ns(PROFILE), "city", _record("city", f"{user} lives in {'Lyon' if user == 'alice' else 'Oslo'}",
+                                                 key="location"), index=False)
         s.put(scope.ns(RULES), "r1", {"text": f"answer {user} in short sentences about coffee"})
     return s
 
@@ -57,8 +69,8 @@ def test_search_returns_only_the_users_own_memories(store: InMemoryStore, tmp_pa
     out = _tools(store, "alice", tmp_path)["search_memory"].invoke({"query": "coffee"})
     lines = out.splitlines()
     assert sorted(lines) == [
-        "- [episodes] alice asked about coffee grinders",
-        "- [facts] alice drinks coffee with oat milk",
+        "- [episode] alice asked about coffee grinders",
+        "- [fact] alice drinks coffee with oat milk",
         "- [profile] alice lives in Lyon",
     ]
     assert "bob" not in out and "Oslo" not in out
@@ -66,7 +78,7 @@ def test_search_returns_only_the_users_own_memories(store: InMemoryStore, tmp_pa
 
 
 def test_search_redacts_secrets_that_slipped_into_memory(store: InMemoryStore, tmp_path: Path) -> None:
-    store.put(UserScope("alice").ns(FACTS), "leak", {"text": "coffee shop wifi password is Cr3ma!2024"})
+    store.put(UserScope("alice").ns(FACTS), "leak", _record("leak", "coffee shop wifi password is Cr3ma!2024"))
     out = _tools(store, "alice", tmp_path)["search_memory"].invoke({"query": "coffee shop wifi password"})
     assert "Cr3ma!2024" not in out
     assert "[REDACTED:password]" in out

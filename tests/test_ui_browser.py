@@ -249,7 +249,7 @@ def test_bad_input_gets_one_clear_line(page: dict[str, Any]) -> None:
     key = button.find_element(By.XPATH, "..").find_element(By.NAME, "key")
     web.execute_script("arguments[0].value = 'users.bob.facts.x'", key)
     button.click()
-    assert "no facts item 'users.bob.facts.x' in your memory" in _shown(web, "error")
+    assert "no fact item 'users.bob.facts.x' in your memory" in _shown(web, "error")
 
 
 def test_forget_a_fact_with_confirmation_and_its_bytes_are_gone(page: dict[str, Any]) -> None:

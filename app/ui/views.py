@@ -3,7 +3,8 @@
 The profile pairs each current value with its ended ones (``PROFILE_HISTORY``,
 memory/layers/semantic_records.py): "lives in Berlin since 2026-03-02, before:
 Paris". Lists page and search by plain substring over an item's text; sources
-link to the logged message they came from.
+link to the logged message they came from. A row's ``kind`` is its memory kind (memory/kinds.py),
+as in the export; the list names in URLs (``/list/facts``) are the page's, not kinds.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.ui.source import UserMemory
+from memory.kinds import namespace_of
 from memory.layers.message_log import MessageLogLayer
 from memory.privacy.export import export_user, iter_items, said_on
 from stores.namespaces import MESSAGES
@@ -19,6 +21,7 @@ from stores.namespaces import MESSAGES
 PAGE_SIZE = 20
 MAX_QUERY_CHARS = 200
 KINDS = {"facts": "Facts", "episodes": "Episodes", "rules": "Rules", "files": "Memory files", "messages": "Message log"}
+FORGETTABLE = ("profile", "fact", "episode", "rule", "message")  # the kinds a "forget this" button names
 
 
 class BadRequest(ValueError):
@@ -86,11 +89,12 @@ def _rows(data: dict[str, Any], mem: UserMemory, kind: str) -> list[dict[str, An
         return [{"key": f["path"], "text": f["content"], "sources": [], "day": ""} for f in data["memory_files"]]
     if kind == "messages":
         items = iter_items(mem.store, mem.env.scope.ns(MESSAGES))
-        rows = [{"key": i.key, "text": str(i.value.get("text") or ""), "sources": [], "role": i.value.get("role"),
+        rows = [{"kind": "message", "key": i.key, "text": str(i.value.get("text") or ""), "sources": [],
+                 "role": i.value.get("role"),
                  "thread": i.value.get("thread"), "day": str(i.value.get("time") or "")[:19]} for i in items]
         return sorted(rows, key=lambda r: r["day"])
-    return [{"key": e["key"], "text": e["text"] or e["key"], "sources": e["sources"], "day": said_on(e)}
-            for e in data[kind]]
+    return [{"kind": e["kind"], "key": e["key"], "text": e["text"] or e["key"], "sources": e["sources"],
+             "day": said_on(e)} for e in data[kind]]
 
 
 def list_page(mem: UserMemory, kind: str, q: str | None, page: str | None) -> Page:
@@ -117,10 +121,14 @@ def message(mem: UserMemory, key: str) -> dict[str, Any]:
 
 
 def item_text(mem: UserMemory, kind: str, key: str) -> str:
-    """The text of one of the user's items (for "forget this"); a forged or unknown key is refused."""
-    if kind not in ("facts", "episodes", "rules", "profile", "messages"):
-        raise BadRequest(f"unknown kind {kind[:40]!r}")
-    item = mem.env.store.get(mem.env.scope.ns(kind), key) if key and len(key) <= MAX_QUERY_CHARS else None
+    """The text of one of the user's items (for "forget this"); a forged or unknown key is refused.
+
+    ``kind`` is the item's kind (memory/kinds.py), as every list and the export name it.
+    """
+    namespace = namespace_of(kind) if kind in FORGETTABLE else None
+    if namespace is None:
+        raise BadRequest(f"unknown kind {kind[:40]!r}; one of: {', '.join(FORGETTABLE)}")
+    item = mem.env.store.get(mem.env.scope.ns(namespace), key) if key and len(key) <= MAX_QUERY_CHARS else None
     if item is None or not isinstance(item.value.get("text"), str):
         raise BadRequest(f"no {kind} item {key[:60]!r} in your memory")
     return str(item.value["text"])

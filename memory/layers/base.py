@@ -23,10 +23,11 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.store.base import BaseStore
 
 from memory import clock
+from memory.kinds import RecalledKind
 from memory.write_policy.gate import MemoryGate
 from stores.namespaces import UserScope
 
-Kind = Literal["summary", "profile", "rule", "review", "fact", "history", "episode", "message", "knowledge", "task"]
+Kind = RecalledKind  # the names every surface uses (memory/kinds.py), plus the prompt-only blocks
 
 
 @dataclass(frozen=True)

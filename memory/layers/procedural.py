@@ -29,7 +29,8 @@ topic, else open-ended; then it is reconciled, reviewed and written exactly as
 the per-turn rules are, which keep running: nothing depends on the model.
 
 Read policy (``recall``): every rule, oldest first, score 1.0. Rules go into
-the stable prompt prefix, so their order must not change between turns.
+the stable prompt prefix, so their order must not change between turns. A search
+keeps a rule only when it is relevant (memory/search_rank.py).
 """
 
 from __future__ import annotations
@@ -250,7 +251,7 @@ class ProceduralLayer(LayerBase):
                 score=1.0,
                 sources=tuple(i.value.get("sources", ())),
                 key=i.key,
-                meta={"topic": i.value.get("topic")},
+                meta={"topic": i.value.get("topic"), "updated_at": i.value.get("updated_at")},
             )
             for i in items
         ]

@@ -1,7 +1,8 @@
 """Semantic memory: what is true about the user (profile slots and loose facts).
 
 Read policy: the profile (name, diet, allergies, ...) is small and always
-relevant, so every current slot is recalled on every turn with score 1.0; loose
+relevant, so every current slot is recalled on every turn with score 1.0 (a search
+ranks the slots by relevance instead, memory/search_rank.py); loose
 facts are ranked by ``scoring.combined_score`` (store cosine as relevance) and
 the top ``top_k`` above ``score_floor`` are recalled; a question about the past
 also gets the nearest ended values (``semantic_history``).
@@ -85,6 +86,11 @@ def remember(env: LayerEnv, text: str, sources: Sequence[str] = ()) -> list[Reco
     return [record for _, record in remember_outcomes(env, text, sources)]
 
 
+def record_kind(record: Record) -> str:
+    """A written record's kind (memory/kinds.py): a profile slot has its slot's key, a loose fact none."""
+    return "profile" if record.get("key") else "fact"
+
+
 def kept_summary(outcomes: Sequence[tuple[str, Record]]) -> str:
     """What a /remember really kept, in words: "1 new", "1 already known", "1 updated"."""
     counts = Counter(done for done, _ in outcomes)
@@ -122,7 +128,8 @@ def recall_profile(env: LayerEnv) -> list[Recalled]:
     records = sorted((i.value for i in items), key=lambda r: (-r["importance"], r["id"]))
     return [
         Recalled(kind="profile", text=r["text"], score=1.0, sources=tuple(r["sources"]), key=r["id"],
-                 meta={"value": r["value"], "category": r["category"], "updated_at": r["updated_at"]})
+                 meta={"value": r["value"], "category": r["category"], "updated_at": r["updated_at"],
+                       "importance": r["importance"], "use_count": r.get("use_count", 0)})
         for r in records
     ]
 

@@ -4,7 +4,8 @@ to "what do you remember about me?" (``render_memories``).
 The export reads every namespace under the user's root through the store API
 and the user's memory-file folder, so what it shows is what forget and
 delete-user act on. Items keep their ``sources`` (message ids) and dates, so
-the user can see where each memory came from.
+the user can see where each memory came from, and each its ``kind`` (memory/kinds.py; an
+ended value keeps its kind; None for what is no memory, a thread).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from langgraph.store.base import BaseStore, Item
 
 from memory import clock
 from memory.clock import parse_time
+from memory.kinds import kind_of_item
 from memory.privacy.consent import is_memory_enabled
 from memory.tools.memory_files import MemoryFiles
 from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, TASKS, THREADS, UserScope
@@ -48,6 +50,7 @@ def _iso(value: datetime | None) -> str | None:
 def _item(item: Item) -> dict[str, Any]:
     value = item.value
     return {
+        "kind": kind_of_item(item.namespace[2], value) if len(item.namespace) > 2 else None,
         "key": item.key,
         "namespace": list(item.namespace),
         "text": value.get("text") if isinstance(value.get("text"), str) else None,

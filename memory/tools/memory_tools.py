@@ -4,8 +4,10 @@ The tools are made per run from a ``LayerEnv`` built from config, so the user
 they act for is fixed before the model sees them; no tool takes a user id, and
 a model cannot reach another user's memory by naming one. Writes go through
 ``env.store``, the user's ``MemoryGate`` (consent, redaction, provenance).
-Searches read only the user's own namespaces, and every result is re-checked
-against the scope and redacted before it goes back into the prompt.
+Searches read only the user's own namespaces (through the gate) and rank as the CLI
+and MCP ``recall`` do (memory/search_rank.py: a profile slot by its relevance, not
+first); each result is tagged with its kind (memory/kinds.py) and redacted before it
+goes back into the prompt.
 ``search_memory`` and ``forget`` are marked ``READS_MEMORY``: the graph's tools
 node settles background consolidation before either runs (memory/tools/tool_node.py).
 """
@@ -20,15 +22,17 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from core.prompts import FORGET_TOOL, REMEMBER_TOOL, SEARCH_MEMORY_TOOL
 from memory import clock
-from memory.layers.base import LayerEnv
+from memory.layers.base import LayerBase, LayerEnv, MemoryLayer, Recalled
+from memory.layers.episodic import EpisodicLayer
+from memory.layers.semantic import recall_facts, recall_profile
 from memory.privacy.consent import is_memory_enabled
 from memory.privacy.forget import DEFAULT_THRESHOLD, UserData, forget
+from memory.search_rank import rank_memories
 from memory.tools.tool_node import READS_MEMORY
 from memory.write_policy.gate import MemoryOff
-from stores.namespaces import EPISODES, FACTS, PROFILE
 from stores.redaction.secrets import find_secrets, redact
 
-SEARCHED_KINDS = (FACTS, PROFILE, EPISODES)
+SEARCHED_KINDS = ("profile", "fact", "episode")  # memory/kinds.py; rules are the prompt's, messages the chat's
 MEMORY_OFF = "Long-term memory is switched off for this user, so nothing is saved or recalled."
 
 
@@ -39,6 +43,19 @@ def _text_of(value: dict[str, Any]) -> str:
     return "; ".join(
         f"{k}: {v}" for k, v in value.items() if isinstance(v, (str, int, float)) and not k.endswith("_at")
     )
+
+
+class _ProfileAndFacts(LayerBase):
+    """The semantic layer's current profile and loose facts, without its prompt-only extras."""
+
+    name = "semantic"
+
+    def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
+        return recall_profile(env) + recall_facts(env, query)
+
+
+def _searched_layers() -> list[MemoryLayer]:
+    return [_ProfileAndFacts(), EpisodicLayer()]
 
 
 def _describe(saved: Any) -> str:
@@ -79,15 +96,11 @@ def make_memory_tools(
         """Search what you remember about the user (facts, profile, past conversations)."""
         if not is_memory_enabled(env.store, scope):
             return MEMORY_OFF
-        hits = []
-        for kind in SEARCHED_KINDS:
-            for item in env.store.search(scope.ns(kind), query=query, limit=k):
-                if scope.owns(item.namespace):
-                    hits.append((item.score if item.score is not None else 0.0, kind, _text_of(item.value)))
-        hits.sort(key=lambda h: -h[0])
+        hits = [hit for hit in rank_memories(env, _searched_layers(), query, k, SEARCHED_KINDS)
+                if hit.text.strip()]
         if not hits:
             return "No matching memories."
-        return "\n".join(f"- [{kind}] {redact(text)}" for _, kind, text in hits[:k])
+        return "\n".join(f"- [{hit.kind}] {redact(hit.text)}" for hit in hits)
 
     def forget_memory(text: str) -> str:
         """Delete every memory about the user that matches the text, everywhere."""
