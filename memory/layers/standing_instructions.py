@@ -35,13 +35,14 @@ _FORMS = (
     re.compile(rf"^{_POLITE}{_ADDRESSED}always (?:{_VERBS})\b.*$", _I),
     re.compile(rf"^{_POLITE}(?:every time|whenever|each time) you (?:\w+ ){{1,4}}?\w+,\s*(?:{_VERBS})\b.*$", _I),
     re.compile(r"^(?:ok(?:ay)?,?\s+)?new rule:\s*\w.*$", _I),
-    re.compile(rf"^{_POLITE}(?:from here on(?: out)?|from this point on|from today on|from now onwards?),?\s+\w.*$", _I),
+    re.compile(rf"^{_POLITE}(?:from here on(?: out)?|from this point on|from today on|from now onwards?),?\s+\w.*$",
+               _I),
 )
-_ONE_OFF = re.compile(r"\b(?:this time|this once|(?:just |only )?for (?:this|now|today|tonight)|in this (?:one|answer|"
-                      r"reply|email|message|draft)|this (?:one|answer|reply|email|message|draft)|right now|today|tonight|"
-                      r"tomorrow|yet|just now|for a (?:bit|while|second|minute))\b", _I)
-_REPORTED = re.compile(r"\b(?!i\b)\w+ (?:always |once |never )?(?:says?|said|told|tells|asked|announced|wrote|reckons)\b",
-                       _I)
+_ONE_OFF = re.compile(r"\b(?:this time|this once|(?:just |only )?for (?:this|now|today|tonight)|"
+                      r"in this (?:one|answer|reply|email|message|draft)|this (?:one|answer|reply|email|message|draft)|"
+                      r"right now|today|tonight|tomorrow|yet|just now|for a (?:bit|while|second|minute))\b", _I)
+_REPORTED = re.compile(
+    r"\b(?!i\b)\w+ (?:always |once |never )?(?:says?|said|told|tells|asked|announced|wrote|reckons)\b", _I)
 _NOT_ADDRESSED = re.compile(r"^(?:(?:don't|do not|never) (?:forget|worry|mind)|never mind)\b", _I)
 # Where the rule's words end and the user's reason starts: "— I'm allergic", ", it tastes like soap".
 _REASON = re.compile(r"\s+[-–—]\s+.*$|[,;]\s*(?=(?:i|i'm|im|it|it's|its|that|this|they|because|as|since|pls|please|"
