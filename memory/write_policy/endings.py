@@ -41,20 +41,25 @@ CESSATION: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"^i{_STOPPED} being (?P<x>.+)$", _I), "I'm {x}"),
     (re.compile(rf"^i(?:{_STOPPED}|'ve left| left) (?:my job|my position|working|my post) (?P<p>at|as|in|for) "
                 r"(?P<x>.+)$", _I), "I work {p} {x}"),
-    (re.compile(rf"^i{_STOPPED} (?P<g>[a-z]+ing)\b(?P<x>.*)$", _I), "I {g}{x}"),
+    (re.compile(rf"^i{_STOPPED} (?P<g>[a-z]+ing)\b(?P<x>.*)$", _I), "I {g} {x}"),
     (re.compile(rf"^i(?:{_STOPPED}|'ve left| left) (?P<x>(?:the|my) [\w -]+|(?-i:[A-Z])[\w-]+)$", _I), "I'm in {x}"),
 )
 # Whole-sentence forms brought to a clause the table above reads.
+_ANSWERING = (r"using|giving|sending|replying|answering|asking|telling|suggesting|recommending|writing|adding|"
+              r"putting|calling|saying|talking|apologi[sz]ing|ending|starting")
 _SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bI used to be (?:an? )?(?P<x>[\w -]+?),? but (?:I )?(?:have |'ve )?(?:stopped|quit|gave (?:it )?up)"
                 r"\b", _I), r"I stopped being \g<x>,"),
     (re.compile(r"\b(?:after (?:like )?[\w ]+ of being (?P<x>[\w-]+)),? I(?:'ve| have)? (?:finally )?(?:stopped|quit)"
                 r"\b", _I), r"I stopped being \g<x>,"),
-    (re.compile(rf"^not (?P<x>(?:an? )?[\w-]+(?: [\w-]+)?) {_ANYMORE}(?=\s*(?:[-–—,.!:;]|$))", _I),
+    (re.compile(rf"^not (?P<x>(?:an? )?[\w-]+(?: [\w-]+){{0,3}}?) {_ANYMORE}(?=\s*(?:[-–—,.!:;]|$))", _I),
      r"I'm not \g<x> anymore"),
     (re.compile(r"^no longer (?=\w+ing\b)", _I), "I'm no longer "),
     (re.compile(r"^(?P<x>[\w-]+) is over for me\b", _I), r"I'm not \g<x> anymore"),
-    (re.compile(r"^(?:stopped|quit|gave up)(?= (?:being|\w+ing)\b)", _I), "I stopped"),
+    # Subjectless: "Stopped drinking …" is the user's news; "Quit using jargon" is an order to the assistant,
+    # so a bare "quit" needs a time ("Quit smoking 6 months ago") and no gerund is one of answering.
+    (re.compile(rf"^(?:(?:stopped|gave up|given up)|quit(?=.*\b(?:ago|last|since|for good|in (?:19|20)\d\d)\b))"
+                rf"(?= (?!(?:{_ANSWERING})\b)(?:being|\w+ing)\b)", _I), "I stopped"),
 )
 _GERUNDS = {"running": "run", "swimming": "swim", "shopping": "shop", "jogging": "jog", "getting": "get",
             "sitting": "sit", "putting": "put", "cutting": "cut", "planning": "plan", "dating": "date",
@@ -84,7 +89,7 @@ def positive_form(clause: str) -> tuple[str, bool]:
             return clause, False
         if "g" in groups:
             groups["g"] = _base(groups["g"])
-        return template.format(**groups), True
+        return template.format(**groups).strip(), True
     return clause, False
 
 
@@ -96,9 +101,17 @@ def loose_ending(positive: str, clause: str) -> CandidateFact:
     negative = ("I'm no longer " if head.lower() == "i'm" else "I no longer ") + rest
     m = re.match(rf"^i{_STOPPED} (?P<g>[a-z]+ing\b)", clause, _I)
     value = m["g"] + rest[len(rest.split(" ", 1)[0]):] if m else rest
+    if rest.split(" ", 1)[0].lower().endswith("ing"):  # a verb without a known base form: "caring what people think"
+        return CandidateFact(text=f"The user has stopped {value}.", value=value, negation_of=f"The user keeps {value}.")
     return CandidateFact(text=third_person(negative), value=value, negation_of=third_person(positive))
 
 
 def _base(gerund: str) -> str:
+    """'drinking' -> 'drink'; a stem that may have lost its e ('caring') stays a gerund."""
     low = gerund.lower()
-    return _GERUNDS.get(low, low[:-3] if len(low) > 5 else low)
+    stem = low[:-3]
+    if low in _GERUNDS:
+        return _GERUNDS[low]
+    if len(stem) > 2 and re.search(r"(?:[^aeiou][^aeiouy]|[aeiou]{2}[^aeiou]|[wxy])$", stem):
+        return stem
+    return low
