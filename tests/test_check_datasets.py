@@ -60,6 +60,15 @@ def _unknown_trap(root: Path) -> None:
     _edit_rows(root / "write_policy_fresh.jsonl", lambda rs: rs[0].update(trap="gossip"))
 
 
+def _rule_class_split_flipped(root: Path) -> None:
+    _edit_rows(root / "rule_classes.jsonl", lambda rs: rs[0].update(split="heldout"))
+
+
+def _unknown_relation(root: Path) -> None:
+    _edit_rows(root / "rule_classes.jsonl",
+               lambda rs: next(r for r in rs if r["class"] == "person")["expect"][0].update(relation="cousin"))
+
+
 def _missing_file(root: Path) -> None:
     (root / "write_policy_voices.jsonl").unlink()
 
@@ -74,6 +83,8 @@ def _missing_file(root: Path) -> None:
         (_train_on_held_out, "repeats a held-out message"),
         (_fresh_id_twice, "write_policy_fresh.jsonl: ids are not f001 to f015 in order"),
         (_unknown_trap, "f001: unknown trap"),
+        (_rule_class_split_flipped, "rc-001: split is not the alternating one of its class"),
+        (_unknown_relation, "a person needs a known relation"),
         (_missing_file, "cannot be checked: FileNotFoundError"),
     ],
     ids=lambda x: getattr(x, "__name__", "")[1:] or None,

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
+from memory.layers.standing_instructions import not_a_rule, standing_rule
 from memory.text import cosine_similarities
 from memory.text import sentences as split_sentences
 from memory.write_policy.llm import llm_extraction_on, session_answer
@@ -138,6 +139,8 @@ def detect_feedback(message: LoggedMessage) -> list[Feedback]:
     found: list[Feedback] = []
     for sentence in split_sentences(message.text):
         sentence = sentence.strip(" \"'")
+        if not_a_rule(sentence):
+            continue
         for topic, rule, pattern in _COMPILED:
             m = pattern.search(sentence)
             if m:
@@ -149,6 +152,8 @@ def detect_feedback(message: LoggedMessage) -> list[Feedback]:
             if m and not _NOT_IMPERATIVE.match(m.group("rule")):
                 text = m.group("rule").strip()
                 found.append(Feedback(CUSTOM, text[0].upper() + text[1:] + ".", message.id))
+            elif (standing := standing_rule(sentence)) is not None:
+                found.append(Feedback(CUSTOM, standing, message.id))
     return found
 
 

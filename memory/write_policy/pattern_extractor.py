@@ -27,9 +27,11 @@ from memory.write_policy.chat_forms import FORMS as CHAT_FORMS
 from memory.write_policy.chat_forms import RELEVANCE_TAG, statement_before_question
 from memory.write_policy.clauses import clauses
 from memory.write_policy.disclosure import disclosure_fact, we_as_user
+from memory.write_policy.endings import ended_sentence, loose_ending, positive_form
 from memory.write_policy.patterns import DEICTIC_OBJECT, LANGUAGES, PATTERNS, SINCE, TRANSIENT, Pattern
 from memory.write_policy.person import third_person
 from memory.write_policy.phrasings import FORMS
+from memory.write_policy.self_names import NAME_FORMS, greeting_name, is_name, name_words
 from memory.write_policy.voices import CAPTION, is_not_the_user, list_items, normalise
 
 _I = re.IGNORECASE
@@ -48,9 +50,6 @@ _FILLER = re.compile(
     r"yeah|yes|no|hi|hello|hey|honestly|anyway|and|but|now|fun fact|as you know|oh and)\b[,:!.]?\s*)+",
     _I,
 )
-_GREETING_NAME = re.compile(
-    r"^(?:hi|hello|hey)(?: there)?[,!]?\s+(?:i'm|i am|this is) (?P<v>(?-i:[A-Z])[a-z'-]+)\b[,.!]?\s*", _I
-)
 _CUT = re.compile(
     r"(?:,\s*(?=[a-z0-9])|\s+(?:and|but|because|since|with|where|which|who|so|as|though|although|now|these days|"
     r"nowadays|anymore|too|at the moment|right now|if|when|after|before|for|ever since)\b).*$",
@@ -64,19 +63,6 @@ _PLACE_KEYS = {"location", "hometown", "employer"}  # values must look like a pl
 _TRAILING_FILLER = re.compile(
     r"(?:,?\s+(?:now|too|as well|these days|nowadays|again|though|actually|btw|fyi|lol|haha|tbh))+$", _I)
 _TRAILING = re.compile(r"(?:\s+(?:now|too|anymore|as well|these days|nowadays))+$|[\s.,!;:]+$", _I)
-_NOT_NAMES = {
-    "not", "a", "an", "the", "so", "very", "really", "just", "here", "back", "fine", "good", "ok", "okay",
-    "sorry", "new", "glad", "happy", "tired", "going", "looking", "trying", "from", "in", "at", "later",
-    "anytime", "when", "if", "maybe", "crazy", "whatever", "anything", "it", "that", "secret", "private",
-    "my", "your", "his", "her", "their",
-}
-_CESSATION: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^i no longer (?P<x>.+)$", _I), "I {x}"),
-    (re.compile(r"^i'm no longer (?P<x>.+)$", _I), "I'm {x}"),
-    (re.compile(r"^i don't (?P<x>.+?) (?:anymore|any more|any longer)$", _I), "I {x}"),
-    (re.compile(r"^i'm not (?P<x>.+?) (?:anymore|any more|any longer)$", _I), "I'm {x}"),
-    (re.compile(r"^i (?:stopped|quit) being (?P<x>.+)$", _I), "I'm {x}"),
-)
 EXPLICIT_IMPORTANCE = 7
 
 
@@ -111,12 +97,12 @@ class PatternFactExtractor:
         if body is None:
             return []
         facts: list[CandidateFact] = []
-        greeting = _GREETING_NAME.match(body)
-        if greeting and greeting["v"].lower() not in _NOT_NAMES:
-            facts.append(_keyed("name", greeting["v"], "The user's name is {v}.", explicit or asked))
-            body = body[greeting.end() :]
+        greeting = greeting_name(body)
+        if greeting is not None:
+            facts.append(_keyed("name", greeting[0], "The user's name is {v}.", explicit or asked))
+            body = body[greeting[1] :]
         items = list_items(body)
-        for clause in items if items is not None else clauses(normalise(body)):
+        for clause in items if items is not None else clauses(normalise(ended_sentence(body))):
             fact = _clause_fact(clause, explicit or asked)
             if fact is not None:
                 facts.append(fact)
@@ -158,8 +144,10 @@ def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
         clause = SINCE.sub("", clause).strip()
     if not clause or (not explicit and (TRANSIENT.search(clause) or _UNFINISHED.search(clause))):
         return None
-    positive, ended = _positive_form(clause)
+    positive, ended = positive_form(clause)
     fact = _match(positive)
+    if fact is None and ended and not explicit:
+        return loose_ending(positive, clause)
     if fact is None:
         return _note(clause) if explicit and not _MAXIM.match(clause) else None
     if explicit:
@@ -171,17 +159,8 @@ def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
     return fact.model_copy(update={"text": negative, "negation_of": fact.text})
 
 
-def _positive_form(clause: str) -> tuple[str, bool]:
-    """'I don't play tennis anymore' -> ('I play tennis', True): the fact that ended."""
-    for pattern, template in _CESSATION:
-        m = pattern.match(clause)
-        if m:
-            return template.format(x=m["x"]), True
-    return clause, False
-
-
 def _match(clause: str) -> CandidateFact | None:
-    for rule in (*CHAT_FORMS, *FORMS, *PATTERNS):
+    for rule in (*CHAT_FORMS, *FORMS, *PATTERNS, *NAME_FORMS):
         m = rule.pattern.match(clause)
         if m is None:
             continue
@@ -198,7 +177,9 @@ def _from_rule(rule: Pattern, clause: str, groups: dict[str, str]) -> CandidateF
     value = _clean(groups["v"], rule.cut)
     thing = groups["k"].strip().lower().replace("color", "colour") if groups.get("k") else ""
     key = FAVOURITE_PREFIX + re.sub(r"\W+", "_", thing) if thing else rule.key
-    if not value or (key in ("name", "preferred_name") and not _is_name(value)):
+    if key in ("name", "preferred_name"):
+        value = name_words(value)
+    if not value or (key in ("name", "preferred_name") and not is_name(value)):
         return None
     if key in _PLACE_KEYS and not _is_place(value, clause, articles="an? |the " if key == "employer" else "an? "):
         return None
@@ -252,15 +233,6 @@ def _items(value: str, key: str) -> list[str]:
         return list(dict.fromkeys(w.capitalize() for w in re.findall(rf"\b(?:{LANGUAGES})\b", value, _I)))
     parts = re.split(r",\s*|\s+and\s+|\s+or\s+", value.lower())
     return [re.sub(r"^(?:a|an|the|some)\s+", "", p).strip() for p in parts if p.strip()]
-
-
-def _is_name(value: str) -> bool:
-    words = value.split()
-    return (
-        0 < len(words) <= 3
-        and all(re.fullmatch(r"[A-Za-z][A-Za-z'-]*", w) for w in words)
-        and words[0].lower() not in _NOT_NAMES
-    )
 
 
 def _is_place(value: str, clause: str, articles: str) -> bool:

@@ -1,0 +1,95 @@
+"""Issue 45 classes on the embedded rules, in process: names in greetings and short forms, ended
+states that end a slot value, and standing instructions that become proposed rules; each with
+the traps that must store nothing (moods, nationalities, other people, questions, quotes, one-offs)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory.layers.base import LoggedMessage
+from memory.layers.procedural import CUSTOM, detect_feedback
+from memory.write_policy.base import CandidateFact
+from memory.write_policy.grounding import ground
+from memory.write_policy.pattern_extractor import PatternFactExtractor
+
+EXTRACTOR = PatternFactExtractor()
+
+
+def _msg(text: str) -> LoggedMessage:
+    return LoggedMessage(id="m1", thread="t", time=datetime(2026, 1, 1, tzinfo=UTC), role="user", text=text)
+
+
+def _stored(text: str) -> list[CandidateFact]:
+    return ground(EXTRACTOR.extract([_msg(text)]), [_msg(text)])
+
+
+def _names(text: str) -> list[str]:
+    return [f.value or "" for f in _stored(text) if f.key in ("name", "preferred_name")]
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("I'm Marta.", "Marta"),
+    ("Hola! I'm Ines, I live in Valencia and I'm a primary school teacher.", "Ines"),
+    ("Olá, I'm João, I'm writing from Porto.", "João"),
+    ("Hiya, Callum here, 31, chef in Leeds", "Callum"),
+    ("heyy im bella lol", "Bella"),
+    ("My friends call me Bea, so you can too.", "Bea"),
+    ("hello!! my name is Fatima :)", "Fatima"),
+])
+def test_a_name_in_a_greeting_or_short_form_is_stored(text: str, name: str) -> None:
+    assert _names(text) == [name]
+
+
+@pytest.mark.parametrize("text", [
+    "I'm not Marta, she's my sister.", "I'm exhausted.", "I'm Marta's husband, she set this up for me.",
+    "I'm Spanish, from Sevilla.", "I'm Fine, thanks, and you?", "If I had a daughter I'd name her Iris.",
+    "She said 'I'm Rosa, the new manager' and walked off.", "hey im bored lol",
+])
+def test_what_is_not_the_users_name_stores_no_name(text: str) -> None:
+    assert _names(text) == []
+
+
+@pytest.mark.parametrize(("text", "key", "value"), [
+    ("I've stopped being vegetarian, I eat fish and chicken again.", "diet", "vegetarian"),
+    ("I'm not pescatarian any more, back to eating everything.", "diet", "pescatarian"),
+    ("I quit my job at Deloitte last week.", "employer", "Deloitte"),
+    ("I left my job as a nurse.", "occupation", "nurse"),
+    ("I no longer smoke.", None, "smoke"),
+    ("I've stopped running since my knee surgery.", None, "running"),
+])
+def test_an_ended_state_is_a_negation(text: str, key: str | None, value: str) -> None:
+    ended = [(f.key, f.value) for f in _stored(text) if f.negation_of is not None]
+    assert ended == [(key, value)]
+
+
+@pytest.mark.parametrize("text", [
+    "If I were vegetarian I'd miss bacon too much.", "My sister stopped being vegan.",
+    "Should I stop being vegetarian?", "I stopped at the shop on the way home.", "I'm not hungry anymore, thanks.",
+    "I never stopped being vegetarian, people just assume.", "I quit the game halfway because it crashed.",
+])
+def test_what_did_not_end_for_the_user_ends_nothing(text: str) -> None:
+    assert [f.text for f in _stored(text) if f.negation_of is not None] == []
+
+
+@pytest.mark.parametrize(("text", "rule"), [
+    ("Don't use exclamation marks in your replies.", "Don't use exclamation marks in your replies."),
+    ("Stop using exclamation marks.", "Stop using exclamation marks."),
+    ("Always answer in British English.", "Always answer in British English."),
+    ("Never suggest recipes with mushrooms.", "Never suggest recipes with mushrooms."),
+    ("Never recommend anything with peanuts — I'm allergic.", "Never recommend anything with peanuts."),
+    ("I'd like you to always address me formally.", "Always address me formally."),
+    ("OK new rule: no more than three suggestions at a time.", "No more than three suggestions at a time."),
+])
+def test_a_standing_instruction_is_a_proposed_rule(text: str, rule: str) -> None:
+    assert [(f.topic, f.rule) for f in detect_feedback(_msg(text))] == [(CUSTOM, rule)]
+
+
+@pytest.mark.parametrize("text", [
+    "Don't make it too long this time.", "Don't forget to remind me about the dentist tomorrow.",
+    "My boss always says 'never use exclamation marks in emails'.", "Why do you never use emojis?",
+    "I never eat mushrooms.", "Never mind, I figured it out.", "Stop the timer.", "Don't worry about it.",
+])
+def test_a_question_quote_habit_or_one_off_is_no_rule(text: str) -> None:
+    assert detect_feedback(_msg(text)) == []
