@@ -77,7 +77,7 @@ def test_forgetting_one_fact_of_a_message_keeps_the_other_through_the_cli(tmp_pa
     assert "lisbon" not in json.dumps(episode["value"]["keywords"]).lower() and episode["value"]["forgotten"]
     assert any(t.endswith("user: My name is Ana. I work as a nurse.") for t in _recall(data, "message", "nurse job"))
     assert "User: I work as a nurse." in _recall(data, "episode", "nurse job")[0]
-    assert "The user works as a nurse." in _recall(data, "fact", "nurse job")
+    assert "The user works as a nurse." in _recall(data, "profile", "nurse job")  # occupation is a profile slot
     store = open_store(str(data), "hash:384")
     try:
         [said] = [i.value for i in store.search(ALICE.ns(MESSAGES), limit=10) if i.value["role"] == "user"]
