@@ -26,7 +26,7 @@ from memory import clock
 from memory.write_policy.gate import MemoryGate
 from stores.namespaces import UserScope
 
-Kind = Literal["summary", "profile", "rule", "fact", "history", "episode", "message", "knowledge", "task"]
+Kind = Literal["summary", "profile", "rule", "fact", "history", "episode", "message", "knowledge", "task", "person"]
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,10 @@ capable ``<provider>:<model>`` spec, so a deployment needs no code change). Ever
 then passes the write policy's declared stages (``memory/write_policy/pipeline.py``: screened for secrets, grounded in
 the user's words, then deduplicated or superseded by ``semantic_records``).
 ``remember`` is the explicit path for ``/remember`` and the ``remember`` tool.
+
+People and pets the user tells about are records of their own (``people.py``), written after
+every turn by rules and at session end by the capable-model extractor, and recalled when a
+message names them or their relation word (``people_recall.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
+from memory.layers.people import said_people, write_people
+from memory.layers.people_recall import recall_people
 from memory.layers.scoring import combined_score
 from memory.layers.semantic_history import recall_history
 from memory.layers.semantic_records import KNOWN, NEW, UPDATED, Record, write_fact
@@ -57,12 +63,14 @@ class SemanticLayer(LayerBase):
         self.session_extractor: FactExtractor | None = chosen if chosen.needs_llm else None
 
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
-        return recall_profile(env) + review_items(env) + recall_facts(env, query) + recall_history(env, query)
+        return (recall_profile(env) + review_items(env) + recall_facts(env, query) + recall_history(env, query)
+                + recall_people(env, query))
 
     def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
         users = normalise(turn)
         if users:
             write(env, self.turn_extractor, users)  # the write policy (memory/write_policy/pipeline.py)
+            write_people(env, said_people(users))  # people and pets, as records of their own (layers/people.py)
             answer_reviews(env, users)  # after the extractor: a new value has superseded the fact already
         return None
 

@@ -14,7 +14,9 @@ message introduced. The semantic layer keeps what it reads as person records
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from memory.text import statements
 from memory.write_policy.chat_forms import statement_before_question
@@ -112,6 +114,16 @@ class PersonMention:
     species: str | None = None
     ended: bool = False
     fact: str | None = None
+    word: str | None = None  # the word the user called them by ("sister"), when there was one
+
+
+@dataclass(frozen=True)
+class SaidPerson:
+    """A mention with where it came from: the ids of the user's messages and when they were said."""
+
+    mention: PersonMention
+    sources: Sequence[str]
+    stated_at: datetime | None = None
 
 
 def mentions_in(text: str) -> list[PersonMention]:
@@ -141,8 +153,8 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
     for pattern in _BREAKS:
         for m in pattern.finditer(body):
             groups = m.groupdict()
-            named = groups.get("names") or groups.get("names2")
-            out.append(PersonMention(name=_name(named), relation="partner", ended=True))
+            named, word = groups.get("names") or groups.get("names2"), groups.get("rel")
+            out.append(PersonMention(name=_name(named), relation="partner", ended=True, word=word and word.lower()))
     for m in _GONE.finditer(body):
         rel, named = m["rel"] or m["rel2"], m["names"] or m["names2"]
         out.append(replace(_mention(rel, _name(named)), ended=True))
@@ -172,7 +184,8 @@ def _named_later(found: list[PersonMention], body: str) -> list[PersonMention]:
 def _mention(word: str, name: str | None, existing: bool = False) -> PersonMention:
     relation = relation_of(word) or ""
     species = species_of(word) if relation == "pet" else None
-    return PersonMention(name=name, relation=relation, species=species, fact=_EXISTS if existing else None)
+    return PersonMention(name=name, relation=relation, species=species, fact=_EXISTS if existing else None,
+                         word=re.sub(r"\s+", " ", word.lower()))
 
 
 def _names(raw: str | None) -> list[str]:
@@ -190,7 +203,7 @@ def _lasting(mention: PersonMention) -> bool:
 
 
 def _merged(mentions: list[PersonMention]) -> list[PersonMention]:
-    """One mention per (relation, name, species), keeping any fact and any end; an existence mark is
+    """One mention per (relation, name, species), keeping any fact, word and end; an existence mark is
     no fact (``_EXISTS`` becomes None).
     """
     out: dict[tuple[str, str | None, str | None], PersonMention] = {}
@@ -198,6 +211,6 @@ def _merged(mentions: list[PersonMention]) -> list[PersonMention]:
         key = (m.relation, m.name, m.species)
         old = out.get(key)
         if old is not None:
-            m = replace(old, ended=old.ended or m.ended, fact=old.fact or m.fact)
+            m = replace(old, ended=old.ended or m.ended, fact=old.fact or m.fact, word=old.word or m.word)
         out[key] = m
     return [replace(m, fact=m.fact or None) for m in out.values()]
