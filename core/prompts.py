@@ -45,8 +45,14 @@ FACT_EXTRACTION_PROMPT = (
     "words in 'value'. Profile slots for 'key': {slots}, favourite_<thing>; "
     "otherwise null. Answer with JSON only, in this shape: "
     '{{"facts": [{{"text": "...", "category": "...", "key": null, "value": "...", '
-    '"importance": 1-10, "source_ids": ["<message id>"], "replaces": null}}]}}. '
-    'If there are no durable facts, answer {{"facts": []}}.'
+    '"importance": 1-10, "source_ids": ["<message id>"], "replaces": null}}], '
+    '"people": [{{"name": "...", "relation": "...", "species": null, "ended": false, '
+    '"fact": null, "source_ids": ["<message id>"]}}]}}. '
+    "'people' lists each person or pet in the user's life the user tells about: the name as the user "
+    "wrote it (null if not said), relation one of {relations}, species for a pet (dog, cat, ...), "
+    "ended true when the user says the relation ended (a break-up, a death), and fact a standalone "
+    "sentence the user said about them, or null. Not people the user only asks about or imagines. "
+    'If there are no durable facts, answer {{"facts": [], "people": []}}.'
 )
 
 # -- tool descriptions (what a capable model reads when it is offered the tools) --------

@@ -36,9 +36,10 @@ from memory.layers.semantic_history import recall_history
 from memory.layers.semantic_records import KNOWN, NEW, UPDATED, Record, write_fact
 from memory.layers.semantic_review import answer_reviews, review_items
 from memory.write_policy.base import FactExtractor, split_sentences
+from memory.write_policy.grounding import ground_people
 from memory.write_policy.llm import LLMFactExtractor
 from memory.write_policy.pattern_extractor import PatternFactExtractor
-from memory.write_policy.pipeline import normalise, write
+from memory.write_policy.pipeline import normalise, write, write_facts
 from models.loader import EMBEDDED_CHAT
 from stores.namespaces import FACTS, PROFILE
 from stores.redaction.secrets import contains_secret
@@ -84,6 +85,12 @@ class SemanticLayer(LayerBase):
             if env.chat_model is None:
                 return None
             extractor = extractor.with_model(env.chat_model)
+        if isinstance(extractor, LLMFactExtractor):  # one answer: facts and the people they name
+            users = normalise(session)
+            facts, people = extractor.extract_all(users)
+            write_facts(env, facts, users)
+            write_people(env, ground_people(people, users))
+            return None
         write(env, extractor, session)
         return None
 

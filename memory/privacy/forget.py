@@ -35,11 +35,13 @@ from memory.layers.base import LayerEnv
 from memory.layers.message_log import MessageLogLayer
 from memory.layers.message_text import own_text
 from memory.privacy.export import iter_items
+from memory.privacy.forget_people import forget_people, would_forget_people
 from memory.tools.memory_files import MemoryFiles
 from stores.namespaces import (
     EPISODES,
     FACTS,
     MESSAGES,
+    PEOPLE,
     PROFILE,
     PROFILE_HISTORY,
     RULES,
@@ -226,6 +228,8 @@ def would_forget(
         items = (where.store.get(namespace, key) for namespace, key in sorted(keys))
         texts = [str(i.value.get("text") or i.key) for i in items if i is not None]
         out.update({kind: texts} if texts else {})
+    people = [r["text"] for group in would_forget_people(where.store, where.scope, text) for r in group]
+    out.update({PEOPLE: people} if people else {})
     return out
 
 
@@ -256,6 +260,8 @@ def forget(
             for namespace, key in sorted(doomed):
                 store.delete(namespace, key)
         report.deleted.update({kind: sorted(key for _, key in doomed)} if doomed else {})
+    people = forget_people(store, scope, text)  # a named person whole, else the facts said about them
+    report.deleted.update({PEOPLE: people} if people else {})
     # Belt and braces: nothing that still quotes the text survives in the log's index.
     for item in iter_items(store, scope.ns(MESSAGES)):
         if _mentions(item.value, needle):

@@ -1,5 +1,7 @@
 """Fact extraction with a chat model, for models capable enough to be worth it.
 
+The same answer lists the people and pets the user tells about (``people``), which fill the
+person records the rules fill (memory/layers/people.py), grounded the same way.
 The model gets only the user's messages (sentences holding a secret are left out,
 so a hosted model never sees them) and answers with a JSON list of facts. The
 answer is validated with pydantic fact by fact, so one malformed item does not
@@ -23,6 +25,8 @@ from pydantic import BaseModel, Field, ValidationError
 from core.prompts import FACT_EXTRACTION_PROMPT
 from memory.layers.base import LoggedMessage
 from memory.write_policy.base import SLOTS, CandidateFact, safe_sentences, slot_for, user_messages
+from memory.write_policy.people import PersonMention, SaidPerson
+from memory.write_policy.people_words import RELATIONS
 from memory.write_policy.person import third_person
 
 log = logging.getLogger(__name__)
@@ -40,13 +44,26 @@ class ExtractedFact(BaseModel):
     replaces: str | None = Field(default=None, description="An earlier fact this one says is no longer true.")
 
 
+class ExtractedPerson(BaseModel):
+    """One person or pet in the user's life as the model reports them (memory/write_policy/people.py)."""
+
+    name: str | None = Field(default=None, description="The name as the user wrote it; null if not said.")
+    relation: str = Field(description="partner, ex_partner, child, parent, sibling, grandparent, grandchild, "
+                                      "friend, colleague, pet or other.")
+    species: str | None = Field(default=None, description="For a pet: dog, cat, ...")
+    ended: bool = Field(default=False, description="The user says the relation ended (a break-up, a death).")
+    fact: str | None = Field(default=None, description="A standalone sentence the user said about them.")
+    source_ids: list[str] = Field(default_factory=list, description="Ids of the messages that say it.")
+
+
 class ExtractedFacts(BaseModel):
-    """The whole answer: durable facts only, possibly none."""
+    """The whole answer: durable facts only, possibly none, and the people and pets the user tells about."""
 
     facts: list[ExtractedFact] = Field(default_factory=list)
+    people: list[ExtractedPerson] = Field(default_factory=list)
 
 
-INSTRUCTIONS = FACT_EXTRACTION_PROMPT.format(slots=", ".join(SLOTS))
+INSTRUCTIONS = FACT_EXTRACTION_PROMPT.format(slots=", ".join(SLOTS), relations=", ".join(RELATIONS))
 
 
 class LLMFactExtractor:
@@ -62,16 +79,22 @@ class LLMFactExtractor:
         return self if self.chat_model is not None else LLMFactExtractor(chat_model)
 
     def extract(self, messages: Sequence[LoggedMessage]) -> list[CandidateFact]:
+        return self.extract_all(messages)[0]
+
+    def extract_all(self, messages: Sequence[LoggedMessage]) -> tuple[list[CandidateFact], list[SaidPerson]]:
+        """The facts and the people of one answer (one model call); both are grounded by the caller."""
         if self.chat_model is None:
             raise ValueError("LLMFactExtractor needs a chat model; pass one or call with_model()")
         users = user_messages(messages)
         said = {m.id: " ".join(safe_sentences(m.text)) for m in users}
         lines = [f"[{mid}] {text}" for mid, text in said.items() if text]
         if not lines:
-            return []
+            return [], []
         prompt = [SystemMessage(INSTRUCTIONS), HumanMessage("User messages:\n" + "\n".join(lines))]
         ids = {m.id for m in users}
-        return [c for c in (_candidate(f, ids) for f in _validated(self._ask(prompt))) if c is not None]
+        answer = self._ask(prompt)
+        facts = [c for c in (_candidate(f, ids) for f in _validated(answer)) if c is not None]
+        return facts, [p for p in (_person(p, ids) for p in _validated_people(answer)) if p is not None]
 
     def _ask(self, prompt: list[BaseMessage]) -> Any:
         """The model's answer as a pydantic object or plain JSON data; None when unusable."""
@@ -117,6 +140,35 @@ def _validated(answer: Any) -> list[ExtractedFact]:
         except ValidationError as exc:
             log.info("dropped malformed extracted fact %r: %s", item, exc.errors()[0]["msg"])
     return facts
+
+
+def _validated_people(answer: Any) -> list[ExtractedPerson]:
+    """Each well-formed person in the answer (a plain list answer has none)."""
+    if isinstance(answer, BaseModel):
+        answer = answer.model_dump()
+    items = answer.get("people") if isinstance(answer, dict) else None
+    people: list[ExtractedPerson] = []
+    for item in items if isinstance(items, list) else []:
+        try:
+            people.append(ExtractedPerson.model_validate(item))
+        except ValidationError as exc:
+            log.info("dropped malformed extracted person %r: %s", item, exc.errors()[0]["msg"])
+    return people
+
+
+def _person(person: ExtractedPerson, message_ids: set[str]) -> SaidPerson | None:
+    """The model's person as the rules would say it; an unknown relation is dropped."""
+    relation = re.sub(r"[\W_]+", "_", person.relation.strip().lower()).strip("_")
+    if relation not in RELATIONS:
+        log.info("dropped extracted person with unknown relation %r", person.relation)
+        return None
+    fact = person.fact.strip() if person.fact and person.fact.strip() else None
+    if fact and re.match(r"^(?:i|i'm|my)\b", fact, re.IGNORECASE):
+        fact = third_person(fact)
+    name = person.name.strip() if person.name and person.name.strip() else None
+    species = person.species.strip().lower() if relation == "pet" and person.species else None
+    mention = PersonMention(name=name, relation=relation, species=species, ended=person.ended, fact=fact)
+    return SaidPerson(mention, [s for s in person.source_ids if s in message_ids])
 
 
 def _candidate(fact: ExtractedFact, message_ids: set[str]) -> CandidateFact | None:

@@ -20,7 +20,7 @@ from datetime import datetime
 
 from memory.text import statements
 from memory.write_policy.chat_forms import statement_before_question
-from memory.write_policy.people_words import PET_WORD, RELATION_WORD, relation_of, species_of, words_for
+from memory.write_policy.people_words import RELATION_WORD, relation_of, species_of, words_for
 from memory.write_policy.person import third_person
 from memory.write_policy.voices import CAPTION, is_not_the_user
 
@@ -78,13 +78,14 @@ _NAMING = re.compile(
     rf"we (?:named|called) (?:him|her|it|them)|(?:i|we) call (?:him|her|it|them)) (?P<names>{_NAMES})\b", _I)
 _PARTNER = "|".join(sorted(words_for("partner"), key=len, reverse=True))
 _BREAKS = (
-    re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME}) and i (?:just |finally |recently |have |'ve )?{_BREAK_UP}\b", _I),
+    re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME}) and i (?:just |finally |recently |have |'ve )?"
+               rf"{_BREAK_UP}\b", _I),
     re.compile(rf"\b(?:my|our) {_MOD}(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))? and i (?:just |finally |recently )?"
                rf"{_BREAK_UP}\b", _I),
     re.compile(rf"\bi (?:just |finally |recently )?(?:broke up|split up|split|separated) with (?:(?:my|our) {_MOD}"
                rf"(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME}))", _I),
-    re.compile(rf"\bi (?:just |finally )?(?:divorced|dumped|left) (?:my {_MOD}(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?"
-               rf"|(?P<names2>{_NAME})(?! to\b))", _I),
+    re.compile(rf"\bi (?:just |finally )?(?:divorced|dumped|left) (?:my {_MOD}(?P<rel>{_PARTNER})"
+               rf"(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME})(?! to\b))", _I),
     re.compile(rf"(?:^|[,;] )(?:(?:my|our) (?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME})) "
                rf"(?:dumped|left|divorced|broke up with) me\b", _I),
     re.compile(rf"^we (?:just |finally |recently |have |'ve )?{_BREAK_UP}\b", _I),
