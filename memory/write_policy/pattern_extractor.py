@@ -27,6 +27,7 @@ from memory.write_policy.chat_forms import FORMS as CHAT_FORMS
 from memory.write_policy.chat_forms import RELEVANCE_TAG, statement_before_question
 from memory.write_policy.clauses import clauses
 from memory.write_policy.disclosure import disclosure_fact, we_as_user
+from memory.write_policy.endings import ended_sentence, loose_ending, positive_form
 from memory.write_policy.patterns import DEICTIC_OBJECT, LANGUAGES, PATTERNS, SINCE, TRANSIENT, Pattern
 from memory.write_policy.person import third_person
 from memory.write_policy.phrasings import FORMS
@@ -70,13 +71,6 @@ _NOT_NAMES = {
     "anytime", "when", "if", "maybe", "crazy", "whatever", "anything", "it", "that", "secret", "private",
     "my", "your", "his", "her", "their",
 }
-_CESSATION: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^i no longer (?P<x>.+)$", _I), "I {x}"),
-    (re.compile(r"^i'm no longer (?P<x>.+)$", _I), "I'm {x}"),
-    (re.compile(r"^i don't (?P<x>.+?) (?:anymore|any more|any longer)$", _I), "I {x}"),
-    (re.compile(r"^i'm not (?P<x>.+?) (?:anymore|any more|any longer)$", _I), "I'm {x}"),
-    (re.compile(r"^i (?:stopped|quit) being (?P<x>.+)$", _I), "I'm {x}"),
-)
 EXPLICIT_IMPORTANCE = 7
 
 
@@ -116,7 +110,7 @@ class PatternFactExtractor:
             facts.append(_keyed("name", greeting["v"], "The user's name is {v}.", explicit or asked))
             body = body[greeting.end() :]
         items = list_items(body)
-        for clause in items if items is not None else clauses(normalise(body)):
+        for clause in items if items is not None else clauses(normalise(ended_sentence(body))):
             fact = _clause_fact(clause, explicit or asked)
             if fact is not None:
                 facts.append(fact)
@@ -158,8 +152,10 @@ def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
         clause = SINCE.sub("", clause).strip()
     if not clause or (not explicit and (TRANSIENT.search(clause) or _UNFINISHED.search(clause))):
         return None
-    positive, ended = _positive_form(clause)
+    positive, ended = positive_form(clause)
     fact = _match(positive)
+    if fact is None and ended and not explicit:
+        return loose_ending(positive, clause)
     if fact is None:
         return _note(clause) if explicit and not _MAXIM.match(clause) else None
     if explicit:
@@ -169,15 +165,6 @@ def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
     rest = positive.split(" ", 1)[1]
     negative = third_person(("I'm no longer " if positive.lower().startswith("i'm ") else "I no longer ") + rest)
     return fact.model_copy(update={"text": negative, "negation_of": fact.text})
-
-
-def _positive_form(clause: str) -> tuple[str, bool]:
-    """'I don't play tennis anymore' -> ('I play tennis', True): the fact that ended."""
-    for pattern, template in _CESSATION:
-        m = pattern.match(clause)
-        if m:
-            return template.format(x=m["x"]), True
-    return clause, False
 
 
 def _match(clause: str) -> CandidateFact | None:
