@@ -113,6 +113,8 @@ def _changed(current: Record | None, mention: PersonMention, key: str, sources: 
         record["facts"] = record["facts"][-MAX_FACTS:]
     if mention.ended and record["current"]:
         record = _ended(record, when, by=None)
+    elif mention.ended and current is None and mention.relation == "ex_partner":
+        record["history"] = [{"relation": "partner", "since": None, "valid_to": when, "superseded_by": None}]
     elif not mention.ended and mention.relation != record["relation"] and mention.relation != "other":
         record = _relation_now(record, mention.relation, when)
     return _with_text(record)
@@ -144,7 +146,8 @@ def _relation_now(record: Record, relation: str, when: str) -> Record:
 
 def _the_one(records: list[Record], mention: PersonMention) -> Record | None:
     """The one record a nameless mention means: the only current one of its relation (and species)."""
-    same = [r for r in records if r["relation"] == mention.relation and r["current"] and _fits(r, mention)]
+    relation = "partner" if mention.ended and mention.relation == "ex_partner" else mention.relation
+    same = [r for r in records if r["relation"] == relation and r["current"] and _fits(r, mention)]
     return same[0] if len(same) == 1 else None
 
 

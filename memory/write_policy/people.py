@@ -20,7 +20,7 @@ from datetime import datetime
 
 from memory.text import statements
 from memory.write_policy.chat_forms import statement_before_question
-from memory.write_policy.people_words import RELATION_WORD, relation_of, species_of, words_for
+from memory.write_policy.people_words import PET_WORD, RELATION_WORD, relation_of, species_of, words_for
 from memory.write_policy.person import third_person
 from memory.write_policy.voices import CAPTION, is_not_the_user
 
@@ -29,7 +29,8 @@ _NOT_NAMES = frozenset(
     "i i'm im the a an and but or so my me he she it we they his her their our this that there here who what "
     "when where why how yes no not just also too very really today tomorrow yesterday tonight monday tuesday "
     "wednesday thursday friday saturday sunday january february march april may june july august september "
-    "october november december christmas easter mom mum dad god lol ok okay hi hello hey thanks please".split())
+    "october november december christmas easter mom mum dad god lol ok okay hi hello hey thanks please him them "
+    "us you".split())
 _NAME = r"(?-i:[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?)"
 _NAMES = rf"{_NAME}(?:(?:, | and | & ){_NAME})*"
 _MOD = (r"(?:(?:little|big|baby|younger|older|elder|eldest|youngest|oldest|middle|twin|new|lovely|wonderful|"
@@ -55,16 +56,19 @@ _NAMED = (
     # "my girlfriend Marta", "our dog, Rex", "my kids Tom and Ella"
     re.compile(rf"\b(?:my|our) {_MOD}{_REL}{_AFTER_REL},? (?P<names>{_NAMES})\b", _I),
     # "my dog's name is Rex", "my sister is called Anna", "a cat named Mochi"
-    re.compile(rf"\b(?:my|our) {_MOD}{_REL}(?:'s name is| is called| is named| named| called| whose name is) "
+    re.compile(rf"\b(?:my|our) {_MOD}{_REL}(?:'s name is|'s name's|'s called|'s named| is called| is named| named| "
+               rf"called| whose name is) "
                rf"(?P<names>{_NAMES})\b", _I),
     # "Anna is my sister", "Marta, my girlfriend, ..."
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME})(?: is|,) (?:my|our) {_MOD}{_REL}{_AFTER_REL}\b", _I),
 )
 # "I adopted a cat called Pierogi", "we got a puppy!", "I have a sister", "we have two cats, Mochi and Tofu"
 _HAS = re.compile(
-    rf"\b(?:i|we|my \w+ and i)(?:'ve| have)?(?: just| recently| finally| also| now)? (?:have|own|got|adopted|rescued|"
+    rf"(?:\b(?:i|we|my \w+ and i)(?:'ve| have)?|^)(?:\s?(?:just|recently|finally|also|now))?\s?(?:have|own|got|adopted|"
+    rf"rescued|"
     rf"bought|brought home|took in|welcomed|fostered|have got) (?:ourselves |myself )?"
     rf"(?:a|an|one|two|three|four|\d|a new|another|our|my|a second|a third)? ?{_MOD}{_REL}{_AFTER_REL}"
+    rf"(?:,? (?:an? |the )?(?:[\w-]+ )?(?:{PET_WORD}))?"  # "a dog, a lab called Bruno"
     rf"(?:,? (?:called |named |whose name is )?(?P<names>{_NAMES}))?\b", _I)
 # "I'm seeing someone new", "I've been dating Marta", "I got engaged to Sam"
 _DATING = re.compile(
@@ -74,7 +78,7 @@ _DATING = re.compile(
     rf"\bi(?: just)? married (?P<names3>{_NAME})\b|\bi'm in a relationship with (?P<names4>{_NAME})\b", _I)
 # Names for the last nameless one: "His name is Churro", "we named her Luna"
 _NAMING = re.compile(
-    rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) names? (?:is|are)|(?:he|she|it)(?:'s| is) (?:called|named)|"
+    rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) (?:names? (?:is|are)|name's)|(?:he|she|it)(?:'s| is) (?:called|named)|"
     rf"we (?:named|called) (?:him|her|it|them)|(?:i|we) call (?:him|her|it|them)) (?P<names>{_NAMES})\b", _I)
 _PARTNER = "|".join(sorted(words_for("partner"), key=len, reverse=True))
 _BREAKS = (
@@ -89,6 +93,9 @@ _BREAKS = (
     re.compile(rf"(?:^|[,;] )(?:(?:my|our) (?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME})) "
                rf"(?:dumped|left|divorced|broke up with) me\b", _I),
     re.compile(rf"^we (?:just |finally |recently |have |'ve )?{_BREAK_UP}\b", _I),
+    # "me and jess broke up": between "me and" and a break-up verb only a name fits, written as it may be
+    re.compile(rf"(?:^|[,;] )(?:me and (?P<names>[a-z][a-zà-ÿ]+)|(?P<names2>[a-z][a-zà-ÿ]+) and me) "
+               rf"(?:just |finally |recently )?{_BREAK_UP}\b", _I),
 )
 _GONE = re.compile(
     rf"\b(?:my|our) {_MOD}{_REL}(?: (?P<names>{_NAME}))? (?:just |recently |sadly )?(?:died|passed away|passed|"
@@ -98,6 +105,7 @@ _FACT = re.compile(
     rf"^(?:my|our) {_MOD}{_REL}{_AFTER_REL}(?:,? (?P<names>{_NAME}),?)? (?P<said>(?:is|'s|lives|works|loves|likes|"
     rf"hates|has|plays|studies|teaches|speaks|eats|prefers|enjoys|adores|was born|turned|turns|just turned|"
     rf"can't|doesn't|does not|cannot|never|always) .+)$", _I)
+_NAMING_ONLY = re.compile(r"^(?:is|'s) (?:called|named)\b|^'s name", _I)
 _KEEP_NAMELESS = frozenset({"partner", "ex_partner", "child", "parent", "sibling", "grandparent", "grandchild", "pet"})
 
 
@@ -106,7 +114,7 @@ class PersonMention:
     """One person or pet in the user's life as a message names them.
 
     ``relation`` is one of ``people_words.RELATIONS``; ``ended`` says the relation has
-    ended (a break-up, a death); ``fact`` is a standalone sentence about them, in the
+    ended (a break-up: relation ``ex_partner``; a death: the relation it was); ``fact`` is a standalone sentence about them, in the
     third person ("The user's sister Anna lives in Berlin.").
     """
 
@@ -155,12 +163,12 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
         for m in pattern.finditer(body):
             groups = m.groupdict()
             named, word = groups.get("names") or groups.get("names2"), groups.get("rel")
-            out.append(PersonMention(name=_name(named), relation="partner", ended=True, word=word and word.lower()))
+            out.append(PersonMention(name=_name(named), relation="ex_partner", ended=True, word=word and word.lower()))
     for m in _GONE.finditer(body):
         rel, named = m["rel"] or m["rel2"], m["names"] or m["names2"]
         out.append(replace(_mention(rel, _name(named)), ended=True))
     fact = _FACT.match(body)
-    if fact is not None and not _TRANSIENT.match(fact["said"]):
+    if fact is not None and not _TRANSIENT.match(fact["said"]) and not _NAMING_ONLY.match(fact["said"]):
         said = third_person(body)
         out.append(replace(_mention(fact["rel"], _name(fact["names"])), fact=said))
     return [m for m in out if m.relation]
@@ -195,7 +203,7 @@ def _names(raw: str | None) -> list[str]:
 
 def _name(raw: str | None) -> str | None:
     word = (raw or "").strip()
-    return word if word and word.lower() not in _NOT_NAMES else None
+    return word[:1].upper() + word[1:] if word and word.lower() not in _NOT_NAMES else None
 
 
 def _lasting(mention: PersonMention) -> bool:
@@ -204,12 +212,14 @@ def _lasting(mention: PersonMention) -> bool:
 
 
 def _merged(mentions: list[PersonMention]) -> list[PersonMention]:
-    """One mention per (relation, name, species), keeping any fact, word and end; an existence mark is
-    no fact (``_EXISTS`` becomes None).
+    """One mention per (relation, name, species), keeping any fact, word and end; a nameless one joins
+    the one named mention of its relation ("our hamster is called Peanut"); an existence mark is no
+    fact (``_EXISTS`` becomes None).
     """
     out: dict[tuple[str, str | None, str | None], PersonMention] = {}
     for m in mentions:
-        key = (m.relation, m.name, m.species)
+        named = [k for k in out if k[1] is not None and k[0] == m.relation and m.species in (None, k[2])]
+        key = named[0] if m.name is None and len(named) == 1 else (m.relation, m.name, m.species)
         old = out.get(key)
         if old is not None:
             m = replace(old, ended=old.ended or m.ended, fact=old.fact or m.fact, word=old.word or m.word)
