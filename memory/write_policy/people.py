@@ -78,8 +78,9 @@ _DATING = re.compile(
     rf"\bi(?: just)? married (?P<names3>{_NAME})\b|\bi'm in a relationship with (?P<names4>{_NAME})\b", _I)
 # Names for the last nameless one: "His name is Churro", "we named her Luna"
 _NAMING = re.compile(
-    rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) (?:names? (?:is|are)|name's)|(?:he|she|it)(?:'s| is) (?:called|named)|"
-    rf"we (?:named|called) (?:him|her|it|them)|(?:i|we) call (?:him|her|it|them)) (?P<names>{_NAMES})\b", _I)
+    rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) (?:names? (?:is|are)|name's)|"
+    rf"(?:he|she|it)(?:'s| is) (?:called|named)|we (?:named|called) (?:him|her|it|them)|"
+    rf"(?:i|we) call (?:him|her|it|them)) (?P<names>{_NAMES})\b", _I)
 _PARTNER = "|".join(sorted(words_for("partner"), key=len, reverse=True))
 _BREAKS = (
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME}) and i (?:just |finally |recently |have |'ve )?"
@@ -114,8 +115,8 @@ class PersonMention:
     """One person or pet in the user's life as a message names them.
 
     ``relation`` is one of ``people_words.RELATIONS``; ``ended`` says the relation has
-    ended (a break-up: relation ``ex_partner``; a death: the relation it was); ``fact`` is a standalone sentence about them, in the
-    third person ("The user's sister Anna lives in Berlin.").
+    ended (a break-up: relation ``ex_partner``; a death: the relation it was); ``fact`` is a
+    standalone sentence about them, in the third person ("The user's sister Anna lives in Berlin.").
     """
 
     name: str | None
