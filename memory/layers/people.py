@@ -25,6 +25,7 @@ from typing import Any
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.write_policy.base import safe_sentences, user_messages
 from memory.write_policy.people import PersonMention, SaidPerson, mentions_in
+from memory.write_policy.people_words import words_for
 from stores.namespaces import PEOPLE
 
 Record = dict[str, Any]
@@ -194,8 +195,23 @@ def describe(record: Record) -> str:
         line += f" (since {_day(record.get('since'))})"
     elif not record["current"]:
         line += f" (no longer in the user's life since {_day(record.get('since'))})"
-    facts = [f["text"] for f in record.get("facts", [])]
-    return " ".join([line + ".", *facts])
+    said = [_about(f["text"], record) for f in record.get("facts", [])]
+    owned = [f for f in said if not f[:1].isupper()]  # "lives in Berlin": what the name's line goes on with
+    return "; ".join([line, *owned]) + "." + "".join(" " + f for f in said if f[:1].isupper())
+
+
+def _about(fact: str, record: Record) -> str:
+    """A fact without its subject when the subject is the person ("The user's sister Anna lives in Berlin."
+    -> "lives in Berlin"), so the line names them once; any other fact whole.
+    """
+    words = sorted({*record.get("words", []), *words_for(record["relation"], record.get("species"))}, key=len,
+                   reverse=True)
+    name = re.escape(record["name"]) if record.get("name") else None
+    called = "|".join(re.escape(w) for w in words)
+    subject = rf"(?:the user's (?:[\w-]+ )?(?:{called})(?:,? {name},?)?|{name})" if name else \
+        rf"the user's (?:[\w-]+ )?(?:{called})"
+    m = re.match(rf"^{subject} (?P<rest>.+?)\.?$", fact, re.IGNORECASE)
+    return m["rest"] if m is not None else fact
 
 
 def _with_text(record: Record | None) -> Record | None:
