@@ -30,7 +30,9 @@ _NOT_NAMES = frozenset(
     "when where why how yes no not just also too very really today tomorrow yesterday tonight monday tuesday "
     "wednesday thursday friday saturday sunday january february march april may june july august september "
     "october november december christmas easter mom mum dad god lol ok okay hi hello hey thanks please him them "
-    "us you".split())
+    "us you always never often usually still even now then again already recently halloween thanksgiving "
+    "netflix google facebook instagram whatsapp tiktok youtube amazon uber english french spanish german italian "
+    "chinese japanese covid".split())
 _NAME = r"(?-i:[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?)"
 _NAMES = rf"{_NAME}(?:(?:, | and | & ){_NAME})*"
 _MOD = (r"(?:(?:little|big|baby|younger|older|elder|eldest|youngest|oldest|middle|twin|new|lovely|wonderful|"
@@ -43,7 +45,7 @@ _BREAK_UP = r"(?:broke up|split up|split|separated|divorced|called it quits|ende
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|would|wish|wanna|want(?:s|ed)? (?:a|an|to|one)|hope to|hoping to|thinking (?:of|about)|"
     r"planning (?:to|on)|plan to|considering|might|maybe|perhaps|someday|one day|imagine|suppose|supposing|"
-    r"pretend|dream(?:ing)? (?:of|about)|should|whether|could|going to get|gonna get|looking (?:to|for)|"
+    r"pretend|dream(?:ing)? (?:of|about)|dreamt|dreamed|should|whether|could|going to get|gonna get|looking (?:to|for)|"
     r"in my (?:novel|story|book|game|dream)|character|fictional|let's say)\b", _I)
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{12,}'")
 _FILLER = re.compile(r"^(?:(?:oh|well|so|also|btw|by the way|fyi|and|but|actually|anyway|guess what|news|update|"
@@ -61,7 +63,16 @@ _NAMED = (
                rf"(?P<names>{_NAMES})\b", _I),
     # "Anna is my sister", "Marta, my girlfriend, ..."
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME})(?: is|,) (?:my|our) {_MOD}{_REL}{_AFTER_REL}\b", _I),
+    # "my wife is Claire."
+    re.compile(rf"\b(?:my|our) {_MOD}{_REL} is (?P<names>{_NAME})(?=\s*(?:$|[,.!;]|and\b))", _I),
 )
+# "I have a son named Leo and a daughter named Mia": more of them after what the user has
+_MORE = re.compile(rf"^(?:,? and|,) (?:a|an|one|two|three|\d) {_MOD}{_REL}{_AFTER_REL}"
+                   rf"(?:,? (?:called |named )?(?P<names>{_NAMES}))?\b", _I)
+# Where a writer who never capitalises puts a name: after "my sister", "called", "named", "name is".
+_NAME_SLOT = re.compile(
+    rf"(?:\b(?:my|our) {_MOD}(?:{RELATION_WORD}),? (?P<w>[a-z][a-zà-ÿ]+)(?=,|$| (?:is|was|'s|and|has|lives|works|"
+    rf"just|who|turns|turned|starts|started)\b)|\b(?:called|named|name is|name's) (?P<w2>[a-z][a-zà-ÿ]+)\b)", _I)
 # "I adopted a cat called Pierogi", "we got a puppy!", "I have a sister", "we have two cats, Mochi and Tofu"
 _HAS = re.compile(
     rf"(?:\b(?:i|we|my \w+ and i)(?:'ve| have)?|^)(?:\s?(?:just|recently|finally|also|now))?\s?(?:have|own|got|adopted|"
@@ -141,11 +152,14 @@ def mentions_in(text: str) -> list[PersonMention]:
     if is_not_the_user(text):
         return []
     found: list[PersonMention] = []
-    for sentence in statements(_QUOTED.sub(" ", CAPTION.sub("", text))):
+    text = _QUOTED.sub(" ", CAPTION.sub("", text))
+    for sentence in statements(_capitalised(text) if text == text.lower() else text):
         body = _FILLER.sub("", sentence.strip())
         if body.endswith("?"):
             body = statement_before_question(body) or ""
-        if not body or _HYPOTHETICAL.search(body):
+        cue = _HYPOTHETICAL.search(body)
+        body = body[:cue.start()] if cue is not None else body  # what comes before "if", "would", ... stands
+        if not body.strip():
             continue
         found = _named_later(found + _sentence_mentions(body.rstrip(".! ")), body)
     return _merged([m for m in found if m.name is not None or (m.relation in _KEEP_NAMELESS and _lasting(m))])
@@ -157,6 +171,10 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
         out += [_mention(m["rel"], name) for m in pattern.finditer(body) for name in _names(m["names"])]
     for m in _HAS.finditer(body):
         out += [_mention(m["rel"], name, existing=True) for name in _names(m["names"]) or [None]]
+        end = m.end()
+        while (more := _MORE.match(body[end:])) is not None:
+            out += [_mention(more["rel"], name, existing=True) for name in _names(more["names"]) or [None]]
+            end += more.end()
     for m in _DATING.finditer(body):
         named = m["names"] or m["names2"] or m["names3"] or m["names4"]
         out.append(PersonMention(name=_name(named), relation="partner", fact=_EXISTS))
@@ -176,6 +194,18 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
 
 
 _EXISTS = ""  # a mention that says the person exists, with nothing more to keep as a fact
+
+
+def _capitalised(text: str) -> str:
+    """A message written all in lower case with the words in name slots capitalised ("my son oliver is 7")."""
+    def cap(m: re.Match[str]) -> str:
+        group = "w" if m["w"] else "w2"
+        word = m[group]
+        if word in _NOT_NAMES or relation_of(word) is not None:
+            return m.group(0)
+        start = m.start(group) - m.start()
+        return m.group(0)[:start] + word.capitalize() + m.group(0)[start + len(word):]
+    return _NAME_SLOT.sub(cap, text)
 
 
 def _named_later(found: list[PersonMention], body: str) -> list[PersonMention]:

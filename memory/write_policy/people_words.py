@@ -46,15 +46,15 @@ SPECIES: dict[str, str | None] = {
     **dict.fromkeys(("rabbit", "rabbits", "bunny", "bunnies"), "rabbit"),
     **dict.fromkeys(("hamster", "hamsters"), "hamster"),
     **dict.fromkeys(("guinea pig", "guinea pigs"), "guinea pig"),
-    **dict.fromkeys(("parrot", "budgie", "cockatiel", "parakeet"), "bird"),
+    **dict.fromkeys(("parrot", "budgie", "cockatiel", "parakeet", "cockatoo", "canary"), "bird"),
     **dict.fromkeys(("tortoise", "turtle"), "tortoise"),
     **dict.fromkeys(("horse", "pony"), "horse"),
     **dict.fromkeys(("goldfish",), "fish"),
-    **dict.fromkeys(("snake", "lizard", "gecko", "ferret", "hedgehog", "chinchilla"), None),
+    **dict.fromkeys(("snake", "lizard", "gecko", "ferret", "hedgehog", "chinchilla", "iguana", "axolotl"), None),
     "pet": None, "pets": None,
 }
 _REPTILES = {"snake": "snake", "lizard": "lizard", "gecko": "gecko", "ferret": "ferret", "hedgehog": "hedgehog",
-             "chinchilla": "chinchilla"}
+             "chinchilla": "chinchilla", "iguana": "iguana", "axolotl": "axolotl"}
 
 WORD_RELATION: dict[str, str] = {w: rel for rel, words in _WORDS.items() for w in words} | dict.fromkeys(SPECIES, "pet")
 PLURALS = frozenset({"sons", "daughters", "kids", "children", "twins", "parents", "brothers", "sisters", "siblings",
