@@ -113,7 +113,7 @@ def _changed(current: Record | None, mention: PersonMention, key: str, sources: 
         record["facts"] = [*record.get("facts", []), {"text": mention.fact, "sources": sources, "stated_at": when}]
         record["facts"] = record["facts"][-MAX_FACTS:]
     if mention.ended and record["current"]:
-        record = _ended(record, when, by=None)
+        record = _ended(record, when, by=None) or record
     elif mention.ended and current is None and mention.relation == "ex_partner":
         record["history"] = [{"relation": "partner", "since": None, "valid_to": when, "superseded_by": None}]
     elif not mention.ended and mention.relation != record["relation"] and mention.relation != "other":

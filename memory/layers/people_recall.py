@@ -38,7 +38,7 @@ def recall_people(env: LayerEnv, query: str) -> list[Recalled]:
 
 
 def _named(record: Record, query: str) -> bool:
-    name = record.get("name")
+    name = str(record.get("name") or "")
     return bool(name) and re.search(rf"\b{re.escape(name)}\b", query, re.IGNORECASE) is not None
 
 

@@ -170,10 +170,10 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
     for pattern in _NAMED:
         out += [_mention(m["rel"], name) for m in pattern.finditer(body) for name in _names(m["names"])]
     for m in _HAS.finditer(body):
-        out += [_mention(m["rel"], name, existing=True) for name in _names(m["names"]) or [None]]
+        out += [_mention(m["rel"], name, existing=True) for name in _names_or_none(m["names"])]
         end = m.end()
         while (more := _MORE.match(body[end:])) is not None:
-            out += [_mention(more["rel"], name, existing=True) for name in _names(more["names"]) or [None]]
+            out += [_mention(more["rel"], name, existing=True) for name in _names_or_none(more["names"])]
             end += more.end()
     for m in _DATING.finditer(body):
         named = m["names"] or m["names2"] or m["names3"] or m["names4"]
@@ -226,6 +226,11 @@ def _mention(word: str, name: str | None, existing: bool = False) -> PersonMenti
     species = species_of(word) if relation == "pet" else None
     return PersonMention(name=name, relation=relation, species=species, fact=_EXISTS if existing else None,
                          word=re.sub(r"\s+", " ", word.lower()))
+
+
+def _names_or_none(raw: str | None) -> list[str | None]:
+    """The names, or one None for a nameless mention."""
+    return [*_names(raw)] or [None]
 
 
 def _names(raw: str | None) -> list[str]:
