@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -56,3 +57,26 @@ def test_people_and_pets_through_the_cli(tmp_path: Path) -> None:
     after = json.loads(_cli(data, "memories", "--user", "alice", "--json"))
     assert "marta" not in json.dumps(after).lower()
     assert set(_people(data)) == {"Sam", "Pierogi"}
+
+
+def test_the_memory_page_shows_people_and_forgets_one_by_name(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from app.runtime import MemoryAgent
+    from app.ui.source import LocalSource
+    from app.ui.web import build_app
+    from core.context import Context
+
+    ctx = Context(data_dir=str(tmp_path / "data"), embedding_model="hash:64", chat_model="scripted",
+                  user_id="alice", consolidation_delay_s=0.0, review_rules=False)
+    with MemoryAgent(ctx) as agent:
+        agent.say("I adopted a cat called Pierogi.", "t1")
+        page = TestClient(build_app(LocalSource(agent)))
+        home = page.get("/").text
+        assert "Pierogi: the user&#39;s pet cat." in home and "1 people and pets" in home
+        assert "Pierogi" in page.get("/list/people").text
+        token = re.findall(r'name="csrf" value="([^"]+)"', home)[0]
+        preview = page.post("/forget/preview", data={"csrf": token, "kind": "people", "key": "pet:pierogi"})
+        assert preview.status_code == 200 and "Forget “pierogi”?" in preview.text  # her name, not her line
+        shown = re.findall(r'<li class="preview">([^<]+)</li>', preview.text)
+        assert "Pierogi: the user&#39;s pet cat." in shown and "I adopted a cat called Pierogi." in shown
