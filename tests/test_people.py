@@ -144,3 +144,14 @@ def test_the_capable_model_fills_the_same_records_grounded() -> None:
     assert (leo["name"], leo["relation"], leo["sources"]) == ("Leo", "partner", ["m1"])
     assert [f["text"] for f in leo["facts"]] == ["Leo cooks."]
     assert "people" in model.prompts[0][0].content  # the model is asked for them
+
+
+def test_a_fact_about_someone_goes_on_their_record_not_in_the_loose_facts() -> None:
+    env = _env()
+    _say(env, 0, "We got a puppy! His name is Churro.")
+    _say(env, 1, "My partner Alex and I are both vegan.")
+    loose = [i.value["text"] for i in env.store.search(env.scope.ns("facts"), limit=50)]
+    assert not any("puppy" in t or "Alex" in t for t in loose), loose  # not "The user says we got a puppy."
+    people = _people(env)
+    assert people["Churro"]["facts"] == []  # the introduction says nothing more than who he is
+    assert "vegan" in people["Alex"]["text"]

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from memory.layers.base import LayerEnv, LoggedMessage
-from memory.write_policy.base import safe_sentences, user_messages
+from memory.text import content_words
+from memory.write_policy.base import CandidateFact, safe_sentences, user_messages
 from memory.write_policy.people import PersonMention, SaidPerson, mentions_in
 from memory.write_policy.people_words import words_for
 from stores.namespaces import PEOPLE
@@ -40,6 +42,43 @@ def said_people(messages: Sequence[LoggedMessage]) -> list[SaidPerson]:
         text = "\n".join(safe_sentences(msg.text))
         out += [SaidPerson(m, [msg.id], msg.time) for m in mentions_in(text)] if text else []
     return out
+
+
+# What an introduction says besides who: "The user says we got a puppy" adds nothing to Churro's record.
+_INTRO_WORDS = frozenset("user user's says say got get have has had adopted rescued bought called named name new "
+                         "just recently finally welcomed brought home took our dating seeing".split())
+
+
+def told_of(facts: Sequence[CandidateFact], said: Sequence[SaidPerson]) -> tuple[list[CandidateFact], list[SaidPerson]]:
+    """The loose facts left once the people records hold theirs, and the mentions with those facts.
+
+    A fact from a message that tells of someone, naming them (their name, the word the user called
+    them, a pet's species), belongs on their record: each person is said once. It becomes the
+    mention's fact when the mention has none and it says more than the introduction; an explicit
+    request and a profile slot stay facts.
+    """
+    kept, out = [], list(said)
+    for fact in facts:
+        hit = None if fact.key is not None or fact.explicit else next(
+            (i for i, s in enumerate(out) if set(fact.sources) & set(s.sources) and _names(fact.text, s.mention)), None)
+        if hit is None:
+            kept.append(fact)
+            continue
+        mention = out[hit].mention
+        extra = set(content_words(fact.text)) - _INTRO_WORDS - _who_words(mention)
+        if mention.fact is None and extra:
+            out[hit] = SaidPerson(replace(mention, fact=fact.text), out[hit].sources, out[hit].stated_at)
+    return kept, out
+
+
+def _who_words(mention: PersonMention) -> set[str]:
+    return {w.lower() for w in (mention.name, mention.word, mention.species) if w} | words_for(mention.relation,
+                                                                                                mention.species)
+
+
+def _names(text: str, mention: PersonMention) -> bool:
+    who = [w for w in (mention.name, mention.word, mention.species) if w]
+    return any(re.search(rf"\b{re.escape(w)}\b", text, re.IGNORECASE) for w in who)
 
 
 def write_people(env: LayerEnv, said: Sequence[SaidPerson]) -> list[Record]:

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
-from memory.layers.people import said_people, write_people
+from memory.layers.people import said_people, told_of, write_people
 from memory.layers.people_recall import recall_people
 from memory.layers.scoring import combined_score
 from memory.layers.semantic_history import recall_history
@@ -39,7 +39,7 @@ from memory.write_policy.base import FactExtractor, split_sentences
 from memory.write_policy.grounding import ground_people
 from memory.write_policy.llm import LLMFactExtractor
 from memory.write_policy.pattern_extractor import PatternFactExtractor
-from memory.write_policy.pipeline import normalise, write, write_facts
+from memory.write_policy.pipeline import normalise, propose, write, write_facts
 from models.loader import EMBEDDED_CHAT
 from stores.namespaces import FACTS, PROFILE
 from stores.redaction.secrets import contains_secret
@@ -70,8 +70,10 @@ class SemanticLayer(LayerBase):
     def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
         users = normalise(turn)
         if users:
-            write(env, self.turn_extractor, users)  # the write policy (memory/write_policy/pipeline.py)
-            write_people(env, said_people(users))  # people and pets, as records of their own (layers/people.py)
+            # the write policy (memory/write_policy/pipeline.py); a fact about someone goes on their record
+            facts, people = told_of(propose(self.turn_extractor, users), said_people(users))
+            write_facts(env, facts, users)
+            write_people(env, people)  # people and pets, as records of their own (layers/people.py)
             answer_reviews(env, users)  # after the extractor: a new value has superseded the fact already
         return None
 
