@@ -117,7 +117,7 @@ _FACT = re.compile(
     rf"^(?:my|our) {_MOD}{_REL}{_AFTER_REL}(?:,? (?P<names>{_NAME}),?)? (?P<said>(?:is|'s|lives|works|loves|likes|"
     rf"hates|has|plays|studies|teaches|speaks|eats|prefers|enjoys|adores|was born|turned|turns|just turned|"
     rf"can't|doesn't|does not|cannot|never|always) .+)$", _I)
-_NAMING_ONLY = re.compile(r"^(?:is|'s) (?:called|named)\b|^'s name", _I)
+_NAMING_ONLY = re.compile(rf"^(?:is|'s) (?:called|named)\b|^'s name|^(?:is|'s) {_NAME}$", _I)
 _KEEP_NAMELESS = frozenset({"partner", "ex_partner", "child", "parent", "sibling", "grandparent", "grandchild", "pet"})
 
 
