@@ -50,12 +50,13 @@ _INTRO_WORDS = frozenset("user user's says say got get have has had adopted resc
 
 
 def told_of(facts: Sequence[CandidateFact], said: Sequence[SaidPerson]) -> tuple[list[CandidateFact], list[SaidPerson]]:
-    """The loose facts left once the people records hold theirs, and the mentions with those facts.
+    """The loose facts to keep, and the mentions with the facts said about them.
 
-    A fact from a message that tells of someone, naming them (their name, the word the user called
-    them, a pet's species), belongs on their record: each person is said once. It becomes the
-    mention's fact when the mention has none and it says more than the introduction; an explicit
-    request and a profile slot stay facts.
+    A fact from a message that tells of someone and names them (their name, the word the user called
+    them, a pet's species) is copied onto their record when the mention has no fact of its own and it
+    says more than the introduction; the prompt then shows it once, in their line (memory/prompt.py).
+    One that says nothing more and not even their name ("The user says we got a puppy.") is not kept:
+    the record says it better. An explicit request and a profile slot are left alone.
     """
     kept, out = [], list(said)
     for fact in facts:
@@ -68,6 +69,8 @@ def told_of(facts: Sequence[CandidateFact], said: Sequence[SaidPerson]) -> tuple
         extra = set(content_words(fact.text)) - _INTRO_WORDS - _who_words(mention)
         if mention.fact is None and extra:
             out[hit] = SaidPerson(replace(mention, fact=fact.text), out[hit].sources, out[hit].stated_at)
+        if extra or (mention.name and mention.name.lower() in fact.text.lower()):
+            kept.append(fact)
     return kept, out
 
 
