@@ -9,14 +9,13 @@ lives in Berlin." off Anna's record, and Anna stays). ``would_forget_people`` is
 
 from __future__ import annotations
 
-import re
-
 from langgraph.store.base import BaseStore
 
 from memory.layers.people import Record, describe
 from memory.privacy.export import iter_items
 from memory.text import content_words
 from memory.write_policy.people_words import words_for
+from models.word_split import plain_words
 from stores.namespaces import PEOPLE, UserScope
 
 _ASIDE = frozenset({"forget", "about", "everything", "user", "user's", "please", "pet", "ex"})
@@ -49,7 +48,7 @@ def forget_people(store: BaseStore, scope: UserScope, text: str) -> list[str]:
 def _names_only(record: Record, text: str) -> bool:
     """Whether ``text`` says nothing but who the record is: its name, and the words for its relation."""
     words = set(content_words(text)) - _ASIDE
-    name = {w.casefold() for w in re.findall(r"\w+", record.get("name") or "")}
+    name = set(plain_words(record.get("name") or ""))
     relation = {w for phrase in words_for(record["relation"], record.get("species")) for w in phrase.split()}
     said = name | relation | set(record.get("words", []))
     return bool(words) and words <= said and (bool(words & name) or not name or record["current"])
