@@ -59,8 +59,14 @@ FACT_EXTRACTION_PROMPT = (
     "Answer with JSON only, in this shape: "
     '{{"facts": [{{"text": "...", "category": "...", "key": null, "value": "...", '
     '"importance": 1-10, "source_ids": ["<message id>"], "replaces": null}}], '
-    '"rules": [{{"rule": "...", "topic": "...", "quote": "...", "source_id": "<message id>"}}]}}. '
-    'If there is nothing durable, answer {{"facts": [], "rules": []}}.'
+    '"rules": [{{"rule": "...", "topic": "...", "quote": "...", "source_id": "<message id>"}}], '
+    '"people": [{{"name": "...", "relation": "...", "species": null, "ended": false, '
+    '"fact": null, "source_ids": ["<message id>"]}}]}}. '
+    "'people' lists each person or pet in the user's life the user tells about: the name as the user "
+    "wrote it (null if not said), relation one of {relations}, species for a pet (dog, cat, ...), "
+    "ended true when the user says the relation ended (a break-up, a death), and fact a standalone "
+    "sentence the user said about them, or null. Not people the user only asks about or imagines. "
+    'If there is nothing durable, answer {{"facts": [], "rules": [], "people": []}}.'
 )
 
 # -- tool descriptions (what a capable model reads when it is offered the tools) --------

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Literal, get_args
 
-from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, TASKS
+from stores.namespaces import EPISODES, FACTS, MESSAGES, PEOPLE, PROFILE, PROFILE_HISTORY, RULES, TASKS
 
 MemoryKind = Literal["profile", "fact", "rule", "episode", "message", "knowledge", "person", "task"]
 PromptKind = Literal["summary", "history", "review"]
@@ -27,9 +27,10 @@ PROMPT_ONLY: tuple[str, ...] = get_args(PromptKind)
 # documents (knowledge) and how past tasks went (task) are searched only when asked for by kind.
 SEARCHED_BY_DEFAULT: tuple[str, ...] = ("profile", "fact", "rule", "episode", "message", "person")
 
-# Where each kind is kept in a user's store (``person`` is kept by its own layer, when present).
+# Where each kind is kept in a user's store.
 _KIND_OF_NAMESPACE: dict[str, str] = {
     PROFILE: "profile", FACTS: "fact", RULES: "rule", EPISODES: "episode", MESSAGES: "message", TASKS: "task",
+    PEOPLE: "person",
 }
 
 

@@ -6,9 +6,11 @@ Layout, in this order:
    prompt caches can reuse it. A fact due for review that the message bears on
    (at most one, memory/layers/semantic_review.py) is asked about by one more line
    of the memory rules: an instruction, so never inside a data block;
-2. the volatile part — recalled facts, episodes, past messages, the summary of
+2. the volatile part — the people and pets the message names (one line each, with
+   what the user said about them), recalled facts, episodes, past messages, the summary of
    earlier turns, and today's date — within a token budget, lowest scores
-   dropped first.
+   dropped first. A fact whose every content word a shown person's line says is left out:
+   each person is said once.
 
 The memory block is lean: it never says the same thing twice. A past message that
 a shown profile slot, fact or episode came from (its ``sources``) is left out; so
@@ -46,8 +48,9 @@ from memory.layers.identifiers import VERBATIM_HEADER
 from memory.layers.message_query import terms
 from memory.layers.message_text import message_body
 
-VOLATILE_KINDS = ("fact", "history", "episode", "message")
+VOLATILE_KINDS = ("person", "fact", "history", "episode", "message")
 _TITLES = {
+    "person": "People and pets in the user's life that this message names",
     "profile": "What you know about the user (current profile)",
     "rule": "How the user wants you to work (follow these)",
     "fact": "Facts recalled for this message",
@@ -141,6 +144,7 @@ def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dic
     covered = _sources(profile)
     quoted: set[str] = set()  # sentences a kept roll-up excerpt shows word for word
     told = set(profile_terms)  # every content word shown so far
+    people_terms: set[str] = set()  # what the people kept so far say
     kept: list[int] = []
     used, seen = 0, set()
     for i, item in enumerate(candidates):
@@ -152,6 +156,8 @@ def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dic
             continue
         if item["kind"] != "message" and profile_terms and _terms(item["text"]) <= profile_terms:
             continue
+        if item["kind"] == "fact" and people_terms and _terms(item["text"]) <= people_terms:
+            continue  # the people block says it: each person once
         if item["kind"] == "episode" and (_terms(item["text"]) <= said or _all_quoted(item, quoted)
                                           or _cited_by(item, [candidates[j] for j in kept])):
             continue
@@ -167,6 +173,8 @@ def _fill(candidates: list[dict[str, Any]], dropped: set[int], profile: list[dic
             quoted |= quoted_bodies(list((item.get("meta") or {}).get("quotes") or ()))
         if item["kind"] == "fact":
             said |= _terms(item["text"])
+        if item["kind"] == "person":
+            people_terms |= _terms(item["text"])
     return kept
 
 

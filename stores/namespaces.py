@@ -31,8 +31,9 @@ MESSAGES = "messages"
 THREADS = "threads"
 SETTINGS = "settings"
 TASKS = "tasks"  # task episodes: how a task went (memory/layers/task_episodes.py)
+PEOPLE = "people"  # one record per person or pet in the user's life (memory/layers/people.py)
 
-ALL_KINDS = (FACTS, PROFILE, PROFILE_HISTORY, EPISODES, RULES, MESSAGES, THREADS, SETTINGS, TASKS)
+ALL_KINDS = (FACTS, PROFILE, PROFILE_HISTORY, EPISODES, RULES, MESSAGES, THREADS, SETTINGS, TASKS, PEOPLE)
 
 # Knowledge: documents the operator shared with every user (memory/knowledge/). Its root is
 # outside ``ROOT``, so no user's scope, export, forget or delete-user can reach it; every

@@ -42,8 +42,8 @@ def store(backend_store: StoreOn, tmp_path: Path) -> BaseStore:
 def test_export_holds_everything_with_sources_and_dates(store: BaseStore, tmp_path: Path) -> None:
     data = export_user(store, ALICE, tmp_path)
     assert sorted(data) == [
-        "episodes", "exported_at", "facts", "memory_enabled", "memory_files", "messages", "profile", "rules", "tasks",
-        "threads", "user_id"
+        "episodes", "exported_at", "facts", "memory_enabled", "memory_files", "messages", "people", "profile", "rules",
+        "tasks", "threads", "user_id"
     ]
     assert data["user_id"] == "alice" and data["memory_enabled"] is True
     assert [e["text"] for e in data["profile"]["current"]] == ["vegetarian"]

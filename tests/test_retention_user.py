@@ -103,7 +103,7 @@ def _items(data: Path) -> int:
 
 def _comparable(data: Path, env: dict[str, str]) -> dict[str, Any]:
     out = export(data, env, "alice")
-    for kind in ("facts", "episodes", "rules"):
+    for kind in ("facts", "episodes", "rules", "people"):
         out[kind] = {e["key"]: e["value"] for e in out[kind]}
     out["profile"] = {part: {e["key"]: e["value"] for e in rows} for part, rows in out["profile"].items()}
     return out

@@ -1,6 +1,8 @@
 """What the pages show, read from the export (memory/privacy/export.py) so the page shows what forget acts on.
 
-The profile pairs each current value with its ended ones (``PROFILE_HISTORY``,
+People and pets are listed one line each (memory/layers/people.py: who they are, what was said
+about them); forgetting one forgets their name. The profile pairs each current value with its
+ended ones (``PROFILE_HISTORY``,
 memory/layers/semantic_records.py): "lives in Berlin since 2026-03-02, before:
 Paris". Lists page and search by plain substring over an item's text; sources
 link to the logged message they came from. A row's ``kind`` is its memory kind (memory/kinds.py),
@@ -20,8 +22,9 @@ from stores.namespaces import MESSAGES
 
 PAGE_SIZE = 20
 MAX_QUERY_CHARS = 200
-KINDS = {"facts": "Facts", "episodes": "Episodes", "rules": "Rules", "files": "Memory files", "messages": "Message log"}
-FORGETTABLE = ("profile", "fact", "episode", "rule", "message")  # the kinds a "forget this" button names
+KINDS = {"facts": "Facts", "people": "People and pets",
+         "episodes": "Episodes", "rules": "Rules", "files": "Memory files", "messages": "Message log"}
+FORGETTABLE = ("profile", "fact", "episode", "rule", "message", "person")  # the kinds a "forget this" button names
 
 
 class BadRequest(ValueError):
@@ -131,4 +134,6 @@ def item_text(mem: UserMemory, kind: str, key: str) -> str:
     item = mem.env.store.get(mem.env.scope.ns(namespace), key) if key and len(key) <= MAX_QUERY_CHARS else None
     if item is None or not isinstance(item.value.get("text"), str):
         raise BadRequest(f"no {kind} item {key[:60]!r} in your memory")
+    if kind == "person" and item.value.get("name"):
+        return str(item.value["name"])  # forgetting someone is forgetting their name: the record and its mentions
     return str(item.value["text"])

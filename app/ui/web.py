@@ -103,8 +103,9 @@ def build_app(source: Source, limit: RateLimit | None = None) -> Starlette:
         def read(mem: UserMemory) -> dict[str, Any]:
             data = views.export(mem)
             return {"profile": views.profile_rows(data), "facts": views.list_page(mem, "facts", "", "1"),
+                    "people": views.list_page(mem, "people", "", "1"),
                     "memory_on": data["memory_enabled"], "messages": data["messages"]["total"],
-                    "counts": {k: len(data[k]) for k in ("facts", "episodes", "rules", "memory_files")}}
+                    "counts": {k: len(data[k]) for k in ("facts", "people", "episodes", "rules", "memory_files")}}
         return render(request, "home.html", user=ident.user, **await mine(ident, read))
 
     async def listing(request: Request, ident: Identity) -> Response:

@@ -15,6 +15,10 @@ proposes the procedural layer's rules). Every proposal
 then passes the write policy's declared stages (``memory/write_policy/pipeline.py``: screened for secrets, grounded in
 the user's words, then deduplicated or superseded by ``semantic_records``).
 ``remember`` is the explicit path for ``/remember`` and the ``remember`` tool.
+
+People and pets the user tells about are records of their own (``people.py``), written after
+every turn by rules and at session end by the capable-model extractor, and recalled when a
+message names them or their relation word (``people_recall.py``).
 """
 
 from __future__ import annotations
@@ -27,14 +31,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from memory.layers.base import LayerBase, LayerEnv, LoggedMessage, Recalled
+from memory.layers.people import said_people, told_of, write_people
+from memory.layers.people_recall import recall_people
 from memory.layers.scoring import combined_score
 from memory.layers.semantic_history import recall_history
 from memory.layers.semantic_records import KNOWN, NEW, UPDATED, Record, write_fact
 from memory.layers.semantic_review import answer_reviews, review_items
 from memory.write_policy.base import FactExtractor, split_sentences
+from memory.write_policy.grounding import ground_people
 from memory.write_policy.llm import LLMFactExtractor, llm_extraction_on
 from memory.write_policy.pattern_extractor import PatternFactExtractor
-from memory.write_policy.pipeline import normalise, write
+from memory.write_policy.pipeline import normalise, propose, write, write_facts
 from stores.namespaces import FACTS, PROFILE
 from stores.redaction.secrets import contains_secret
 
@@ -58,12 +65,16 @@ class SemanticLayer(LayerBase):
         self.session_extractor: FactExtractor | None = chosen if chosen.needs_llm else None
 
     def recall(self, env: LayerEnv, query: str) -> list[Recalled]:
-        return recall_profile(env) + review_items(env, query) + recall_facts(env, query) + recall_history(env, query)
+        return (recall_profile(env) + review_items(env, query) + recall_facts(env, query) + recall_history(env, query)
+                + recall_people(env, query))
 
     def on_turn(self, env: LayerEnv, turn: Sequence[LoggedMessage]) -> dict[str, Any] | None:
         users = normalise(turn)
         if users:
-            write(env, self.turn_extractor, users)  # the write policy (memory/write_policy/pipeline.py)
+            # the write policy (memory/write_policy/pipeline.py); a fact about someone goes on their record
+            facts, people = told_of(propose(self.turn_extractor, users), said_people(users))
+            write_facts(env, facts, users)
+            write_people(env, people)  # people and pets, as records of their own (layers/people.py)
             answer_reviews(env, users)  # after the extractor: a new value has superseded the fact already
         return None
 
@@ -77,6 +88,12 @@ class SemanticLayer(LayerBase):
             if env.chat_model is None:
                 return None
             extractor = extractor.with_model(env.chat_model, env.context.extraction_max_tokens)
+        if isinstance(extractor, LLMFactExtractor):  # one answer: facts and the people they name
+            users = normalise(session)
+            facts, people = extractor.extract_all(users)
+            write_facts(env, facts, users)
+            write_people(env, ground_people(people, users))
+            return None
         write(env, extractor, session)
         return None
 

@@ -23,7 +23,18 @@ from memory.clock import parse_time
 from memory.kinds import kind_of_item
 from memory.privacy.consent import is_memory_enabled
 from memory.tools.memory_files import MemoryFiles
-from stores.namespaces import EPISODES, FACTS, MESSAGES, PROFILE, PROFILE_HISTORY, RULES, TASKS, THREADS, UserScope
+from stores.namespaces import (
+    EPISODES,
+    FACTS,
+    MESSAGES,
+    PEOPLE,
+    PROFILE,
+    PROFILE_HISTORY,
+    RULES,
+    TASKS,
+    THREADS,
+    UserScope,
+)
 
 PAGE = 500
 SHOWN_PER_SECTION = 10
@@ -83,6 +94,7 @@ def export_user(store: BaseStore, scope: UserScope, data_dir: str | os.PathLike[
         "memory_enabled": is_memory_enabled(store, scope),
         "profile": {"current": by_kind.get(PROFILE, []), "history": by_kind.get(PROFILE_HISTORY, [])},
         "facts": by_kind.get(FACTS, []),
+        "people": by_kind.get(PEOPLE, []),
         "episodes": by_kind.get(EPISODES, []),
         "rules": by_kind.get(RULES, []),
         "tasks": by_kind.get(TASKS, []),
@@ -134,6 +146,7 @@ def render_memories(export: dict[str, Any]) -> str:
     lines: list[str] = []
     _section("About you", export["profile"]["current"], lines)
     _section("Facts", export["facts"], lines)
+    _section("People and pets", export.get("people") or [], lines)
     _section("Past conversations", export["episodes"], lines)
     _section("How you like me to work", export["rules"], lines)
     _section("Tasks I helped with", export.get("tasks") or [], lines)

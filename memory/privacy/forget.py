@@ -43,6 +43,7 @@ from memory.privacy.disk_scrub import secure_delete_on as secure_delete_on
 from memory.privacy.export import iter_items
 from memory.privacy.forget_cut import Found, cut_episodes, cut_messages, cut_thread
 from memory.privacy.forget_parts import Needle, all_parts
+from memory.privacy.forget_people import forget_people, would_forget_people
 from memory.privacy.forget_report import THREADS_KEPT as THREADS_KEPT
 from memory.privacy.forget_report import ForgetReport
 from memory.text import cosine_similarities
@@ -51,6 +52,7 @@ from stores.namespaces import (
     EPISODES,
     FACTS,
     MESSAGES,
+    PEOPLE,
     PROFILE,
     PROFILE_HISTORY,
     RULES,
@@ -197,6 +199,8 @@ def would_forget(
         else:
             texts = [str(i.value.get("text") or i.key) for i in items]
         out.update({kind: texts} if texts else {})
+    people = [r["text"] for group in would_forget_people(where.store, where.scope, text) for r in group]
+    out.update({PEOPLE: people} if people else {})
     return out
 
 
@@ -225,6 +229,8 @@ def forget(
         deleted, cut = CUTTERS.get(kind, _delete)(store, scope, needle, sorted(doomed))
         report.deleted.update({kind: deleted} if deleted else {})
         report.cut.update({kind: cut} if cut else {})
+    people = forget_people(store, scope, text)  # a named person whole, else the facts said about them
+    report.deleted.update({PEOPLE: people} if people else {})
     # Belt and braces: nothing that still quotes the text survives in the log's index.
     for item in iter_items(store, scope.ns(MESSAGES)):
         if _mentions(item.value, words):

@@ -47,6 +47,7 @@ from stores.namespaces import (
     EPISODES,
     FACTS,
     MESSAGES,
+    PEOPLE,
     PROFILE,
     PROFILE_HISTORY,
     RULES,
@@ -57,7 +58,7 @@ from stores.namespaces import (
 )
 
 EXPIRED = "source expired"
-DISTILLED = (FACTS, PROFILE, PROFILE_HISTORY, RULES)
+DISTILLED = (FACTS, PROFILE, PROFILE_HISTORY, RULES, PEOPLE)
 STATE_KEY = "retention_state"  # in SETTINGS: a scrub still owed by a killed sweep
 
 
@@ -146,7 +147,7 @@ def _owe_scrub(store: BaseStore, scope: UserScope, owed: bool | None) -> bool:
 
 
 def _mark_distilled(store: BaseStore, scope: UserScope, gone: set[str]) -> int:
-    """Mark the profile slots, facts and rules whose sources include an expired message."""
+    """Mark the profile slots, facts, rules and people whose sources include an expired message."""
     marked = 0
     for kind in DISTILLED:
         for item in iter_items(store, scope.ns(kind)):

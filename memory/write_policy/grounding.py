@@ -12,12 +12,16 @@ costs a missed fact but a wrong acceptance costs trust.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from memory.layers.base import LoggedMessage
 from memory.text import content_words
 from memory.words import stop_words
 from memory.write_policy.base import CandidateFact, user_messages
+from memory.write_policy.people import SaidPerson
+from memory.write_policy.people_words import words_for
 from models.word_split import names_and_numbers, plain_words
 
 log = logging.getLogger(__name__)
@@ -72,3 +76,30 @@ def ground(candidates: Sequence[CandidateFact], messages: Sequence[LoggedMessage
         stated = fact.stated_at or max(m.time for m in evidence)
         kept.append(fact.model_copy(update={"sources": [m.id for m in evidence], "stated_at": stated}))
     return kept
+
+
+def ground_people(said: Sequence[SaidPerson], messages: Sequence[LoggedMessage]) -> list[SaidPerson]:
+    """The people an extractor reported whom the user's own messages name: the name said (or, with no
+    name, a word for the relation), the fact kept only when supported; sources narrowed to the evidence.
+    """
+    users = user_messages(messages)
+    by_id = {m.id: m for m in users}
+    kept: list[SaidPerson] = []
+    for item in said:
+        person = item.mention
+        pool = [by_id[s] for s in item.sources if s in by_id] if item.sources else users
+        evidence = [m for m in pool if _names(person.name, person.relation, person.species, m.text)]
+        if not evidence:
+            log.info("rejected ungrounded person %r (%s)", person.name, person.relation)
+            continue
+        if person.fact and not any(supported(CandidateFact(text=person.fact), m.text) for m in evidence):
+            person = replace(person, fact=None)
+        kept.append(SaidPerson(person, [m.id for m in evidence], item.stated_at or max(m.time for m in evidence)))
+    return kept
+
+
+def _names(name: str | None, relation: str, species: str | None, text: str) -> bool:
+    if name:
+        return re.search(rf"\b{re.escape(name)}\b", text, re.IGNORECASE) is not None
+    words = sorted(words_for(relation, species), key=len, reverse=True)
+    return any(re.search(rf"\b{re.escape(w)}\b", text, re.IGNORECASE) for w in words)

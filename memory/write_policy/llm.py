@@ -1,5 +1,7 @@
 """Fact (and rule) extraction with a chat model, for models capable enough to be worth it.
 
+The same answer lists the people and pets the user tells about (``people``), which fill the
+person records the rules fill (memory/layers/people.py), grounded the same way.
 The model gets only the user's messages (sentences holding a secret are left out,
 so a hosted model never sees them) and answers with a JSON list of facts and one
 of standing rules (``llm_rules.py``). The answer is validated with pydantic item by
@@ -33,6 +35,8 @@ from memory.layers.base import LoggedMessage
 from memory.text import content_words
 from memory.write_policy.base import SLOTS, CandidateFact, safe_sentences, slot_for, user_messages
 from memory.write_policy.llm_rules import ExtractedRule
+from memory.write_policy.people import PersonMention, SaidPerson
+from memory.write_policy.people_words import RELATIONS
 from memory.write_policy.person import third_person
 from models.loader import EMBEDDED_CHAT
 
@@ -52,14 +56,27 @@ class ExtractedFact(BaseModel):
     replaces: str | None = Field(default=None, description="An earlier fact this one says is no longer true.")
 
 
+class ExtractedPerson(BaseModel):
+    """One person or pet in the user's life as the model reports them (memory/write_policy/people.py)."""
+
+    name: str | None = Field(default=None, description="The name as the user wrote it; null if not said.")
+    relation: str = Field(description="partner, ex_partner, child, parent, sibling, grandparent, grandchild, "
+                                      "friend, colleague, pet or other.")
+    species: str | None = Field(default=None, description="For a pet: dog, cat, ...")
+    ended: bool = Field(default=False, description="The user says the relation ended (a break-up, a death).")
+    fact: str | None = Field(default=None, description="A standalone sentence the user said about them.")
+    source_ids: list[str] = Field(default_factory=list, description="Ids of the messages that say it.")
+
+
 class ExtractedFacts(BaseModel):
-    """The whole answer: durable facts and standing rules only, possibly none."""
+    """The whole answer: durable facts, standing rules, and the people and pets the user tells about."""
 
     facts: list[ExtractedFact] = Field(default_factory=list)
     rules: list[ExtractedRule] = Field(default_factory=list)
+    people: list[ExtractedPerson] = Field(default_factory=list)
 
 
-INSTRUCTIONS = FACT_EXTRACTION_PROMPT.format(slots=", ".join(SLOTS))
+INSTRUCTIONS = FACT_EXTRACTION_PROMPT.format(slots=", ".join(SLOTS), relations=", ".join(RELATIONS))
 KEPT_ANSWERS = 8  # sessions ending at once in one process, and a review's resume
 
 
@@ -84,11 +101,16 @@ class LLMFactExtractor:
         return self if self.chat_model is not None else LLMFactExtractor(chat_model, max_tokens or self.max_tokens)
 
     def extract(self, messages: Sequence[LoggedMessage]) -> list[CandidateFact]:
+        return self.extract_all(messages)[0]
+
+    def extract_all(self, messages: Sequence[LoggedMessage]) -> tuple[list[CandidateFact], list[SaidPerson]]:
+        """The facts and the people of one answer (one model call); both are grounded by the caller."""
         if self.chat_model is None:
             raise ValueError("LLMFactExtractor needs a chat model; pass one or call with_model()")
         ids = {m.id for m in user_messages(messages)}
         answer = session_answer(self.chat_model, messages, self.max_tokens)
-        return [c for c in (_candidate(f, ids) for f in answer.facts) if c is not None]
+        facts = [c for c in (_candidate(f, ids) for f in answer.facts) if c is not None]
+        return facts, [p for p in (_person(p, ids) for p in answer.people) if p is not None]
 
 
 _answers: OrderedDict[tuple[int, str], tuple[BaseChatModel, ExtractedFacts]] = OrderedDict()
@@ -186,7 +208,9 @@ def _validated(answer: Any) -> ExtractedFacts:
         return ExtractedFacts()
     facts = answer.get("facts") if isinstance(answer, dict) else answer
     rules = answer.get("rules") if isinstance(answer, dict) else None
-    return ExtractedFacts(facts=_items(ExtractedFact, facts), rules=_items(ExtractedRule, rules))
+    people = answer.get("people") if isinstance(answer, dict) else None
+    return ExtractedFacts(facts=_items(ExtractedFact, facts), rules=_items(ExtractedRule, rules),
+                          people=_items(ExtractedPerson, people))
 
 
 def _items(schema: type[_Item], items: Any) -> list[_Item]:
@@ -199,6 +223,21 @@ def _items(schema: type[_Item], items: Any) -> list[_Item]:
         except ValidationError as exc:
             log.info("dropped a malformed extracted %s %r: %s", schema.__name__, item, exc.errors()[0]["msg"])
     return kept
+
+
+def _person(person: ExtractedPerson, message_ids: set[str]) -> SaidPerson | None:
+    """The model's person as the rules would say it; an unknown relation is dropped."""
+    relation = re.sub(r"[\W_]+", "_", person.relation.strip().lower()).strip("_")
+    if relation not in RELATIONS:
+        log.info("dropped extracted person with unknown relation %r", person.relation)
+        return None
+    fact = person.fact.strip() if person.fact and person.fact.strip() else None
+    if fact and re.match(r"^(?:i|i'm|my)\b", fact, re.IGNORECASE):
+        fact = third_person(fact)
+    name = person.name.strip() if person.name and person.name.strip() else None
+    species = person.species.strip().lower() if relation == "pet" and person.species else None
+    mention = PersonMention(name=name, relation=relation, species=species, ended=person.ended, fact=fact)
+    return SaidPerson(mention, [s for s in person.source_ids if s in message_ids])
 
 
 def _candidate(fact: ExtractedFact, message_ids: set[str]) -> CandidateFact | None:

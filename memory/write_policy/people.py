@@ -1,0 +1,263 @@
+"""Who is in the user's life: people and pets the user names, read by rules (no LLM).
+
+``mentions_in(text)`` reads one user message and returns a ``PersonMention`` per person or
+pet it introduces, names, says something lasting about, or says has left the user's life
+("Marta and I broke up", "our dog Rex died"). Precision comes first, as for facts
+(docs/architecture.md, "Why writes do not trust the model"): a question, a hypothetical
+("if I got a dog I'd call it Rex"), a quote, someone else's pet ("my friend's dog Max") and
+role-play yield nothing; a person with no name is kept only when the user says they exist
+or something lasting about them. "His name is Churro" names the last nameless one the same
+message introduced. The semantic layer keeps what it reads as person records
+(memory/layers/people.py); the capable-model extractor fills the same records (llm.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from memory.text import statements
+from memory.write_policy.chat_forms import statement_before_question
+from memory.write_policy.people_words import PET_WORD, RELATION_WORD, relation_of, species_of, words_for
+from memory.write_policy.person import third_person
+from memory.write_policy.voices import CAPTION, is_not_the_user
+
+_I = re.IGNORECASE
+_NOT_NAMES = frozenset(
+    "i i'm im the a an and but or so my me he she it we they his her their our this that there here who what "
+    "when where why how yes no not just also too very really today tomorrow yesterday tonight monday tuesday "
+    "wednesday thursday friday saturday sunday january february march april may june july august september "
+    "october november december christmas easter mom mum dad god lol ok okay hi hello hey thanks please him them "
+    "us you always never often usually still even now then again already recently halloween thanksgiving "
+    "netflix google facebook instagram whatsapp tiktok youtube amazon uber english french spanish german italian "
+    "chinese japanese covid".split())
+_NAME = r"(?-i:[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?)"
+_NAMES = rf"{_NAME}(?:(?:, | and | & ){_NAME})*"
+_MOD = (r"(?:(?:little|big|baby|younger|older|elder|eldest|youngest|oldest|middle|twin|new|lovely|wonderful|"
+        r"beautiful|amazing|sweet|dear|adorable|rescue|long-term|\d+[- ](?:year|month|week)[- ]old|"
+        r"one|two|three|four|1|2|3|4) )*")
+_REL = rf"(?P<rel>{RELATION_WORD})"
+_AFTER_REL = (r"(?!'s\b|s?\s+(?:allerg\w*|food|walker|sitter|hair|bed|toys?|park|person|people|lover|owner|"
+              r"friendly|show|trainer|groomer|treats?|door|flap|litter|insurance|breed|years?)\b)")
+_BREAK_UP = r"(?:broke up|split up|split|separated|divorced|called it quits|ended things|parted ways)"
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|would|wish|wanna|want(?:s|ed)? (?:a|an|to|one)|hope to|hoping to|thinking (?:of|about)|"
+    r"planning (?:to|on)|plan to|considering|might|maybe|perhaps|someday|one day|imagine|suppose|supposing|"
+    r"pretend|dream(?:ing)? (?:of|about)|dreamt|dreamed|should|whether|could|going to get|gonna get|looking (?:to|for)|"
+    r"in my (?:novel|story|book|game|dream)|character|fictional|let's say)\b", _I)
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{12,}'")
+_FILLER = re.compile(r"^(?:(?:oh|well|so|also|btw|by the way|fyi|and|but|actually|anyway|guess what|news|update|"
+                     r"ok|okay|yeah|yes|hey|hi|hello|omg|wow|finally|big news)\b[,:!.]?\s*)+", _I)
+_TRANSIENT = re.compile(r"^(?:is |'s )?(?:not |so |really |very )?(?:sick|ill|tired|sad|upset|angry|mad|late|busy|"
+                        r"away|here|home|asleep|hungry|coming|visiting|waiting|out|being|going|annoying|"
+                        r"driving me|on (?:his|her|their) way)\b", _I)
+
+_NAMED = (
+    # "my girlfriend Marta", "our dog, Rex", "my kids Tom and Ella"
+    re.compile(rf"\b(?:my|our) {_MOD}{_REL}{_AFTER_REL},? (?P<names>{_NAMES})\b", _I),
+    # "my dog's name is Rex", "my sister is called Anna", "a cat named Mochi"
+    re.compile(rf"\b(?:my|our) {_MOD}{_REL}(?:'s name is|'s name's|'s called|'s named| is called| is named| named| "
+               rf"called| whose name is) "
+               rf"(?P<names>{_NAMES})\b", _I),
+    # "Anna is my sister", "Marta, my girlfriend, ..."
+    re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME})(?: is|,) (?:my|our) {_MOD}{_REL}{_AFTER_REL}\b", _I),
+    # "my wife is Claire."
+    re.compile(rf"\b(?:my|our) {_MOD}{_REL} is (?P<names>{_NAME})(?=\s*(?:$|[,.!;]|and\b))", _I),
+)
+# "I have a son named Leo and a daughter named Mia": more of them after what the user has
+_MORE = re.compile(rf"^(?:,? and|,) (?:a|an|one|two|three|\d) {_MOD}{_REL}{_AFTER_REL}"
+                   rf"(?:,? (?:called |named )?(?P<names>{_NAMES}))?\b", _I)
+# Where a writer who never capitalises puts a name: after "my sister", "called", "named", "name is".
+_NAME_SLOT = re.compile(
+    rf"(?:\b(?:my|our) {_MOD}(?:{RELATION_WORD}),? (?P<w>[a-z][a-zà-ÿ]+)(?=,|$| (?:is|was|'s|and|has|lives|works|"
+    rf"just|who|turns|turned|starts|started)\b)|\b(?:called|named|name is|name's) (?P<w2>[a-z][a-zà-ÿ]+)\b)", _I)
+# "I adopted a cat called Pierogi", "we got a puppy!", "I have a sister", "we have two cats, Mochi and Tofu"
+_HAS = re.compile(
+    rf"(?:\b(?:i|we|my \w+ and i)(?:'ve| have)?|^)(?:\s?(?:just|recently|finally|also|now))?\s?(?:have|own|got|adopted|"
+    rf"rescued|"
+    rf"bought|brought home|took in|welcomed|fostered|have got) (?:ourselves |myself )?"
+    rf"(?:a|an|one|two|three|four|\d|a new|another|our|my|a second|a third)? ?{_MOD}{_REL}{_AFTER_REL}"
+    rf"(?:,? (?:an? |the )?(?:[\w-]+ )?(?:{PET_WORD}))?"  # "a dog, a lab called Bruno"
+    rf"(?:,? (?:called |named |whose name is )?(?P<names>{_NAMES}))?\b", _I)
+# "I'm seeing someone new", "I've been dating Marta", "I got engaged to Sam"
+_DATING = re.compile(
+    rf"\bi(?:'m| am|'ve been| have been| started| began| just started)? (?:seeing|dating) "
+    rf"(?:(?:someone|somebody|a (?:guy|girl|man|woman))(?: new)?(?=$|[,.!;]| and)|(?P<names>{_NAME}))|"
+    rf"\bi(?:'m| am| got| just got)? (?:engaged|married) to (?P<names2>{_NAME})\b|"
+    rf"\bi(?: just)? married (?P<names3>{_NAME})\b|\bi'm in a relationship with (?P<names4>{_NAME})\b", _I)
+# Names for the last nameless one: "His name is Churro", "we named her Luna"
+_NAMING = re.compile(
+    rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) (?:names? (?:is|are)|name's)|"
+    rf"(?:he|she|it)(?:'s| is) (?:called|named)|we (?:named|called) (?:him|her|it|them)|"
+    rf"(?:i|we) call (?:him|her|it|them)) (?P<names>{_NAMES})\b", _I)
+_PARTNER = "|".join(sorted(words_for("partner"), key=len, reverse=True))
+_BREAKS = (
+    re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME}) and i (?:just |finally |recently |have |'ve )?"
+               rf"{_BREAK_UP}\b", _I),
+    re.compile(rf"\b(?:my|our) {_MOD}(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))? and i (?:just |finally |recently )?"
+               rf"{_BREAK_UP}\b", _I),
+    re.compile(rf"\bi (?:just |finally |recently )?(?:broke up|split up|split|separated) with (?:(?:my|our) {_MOD}"
+               rf"(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME}))", _I),
+    re.compile(rf"\bi (?:just |finally )?(?:divorced|dumped|left) (?:my {_MOD}(?P<rel>{_PARTNER})"
+               rf"(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME})(?! to\b))", _I),
+    re.compile(rf"(?:^|[,;] )(?:(?:my|our) (?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME})) "
+               rf"(?:dumped|left|divorced|broke up with) me\b", _I),
+    re.compile(rf"^we (?:just |finally |recently |have |'ve )?{_BREAK_UP}\b", _I),
+    # "me and jess broke up": between "me and" and a break-up verb only a name fits, written as it may be
+    re.compile(rf"(?:^|[,;] )(?:me and (?P<names>[a-z][a-zà-ÿ]+)|(?P<names2>[a-z][a-zà-ÿ]+) and me) "
+               rf"(?:just |finally |recently )?{_BREAK_UP}\b", _I),
+)
+_GONE = re.compile(
+    rf"\b(?:my|our) {_MOD}{_REL}(?: (?P<names>{_NAME}))? (?:just |recently |sadly )?(?:died|passed away|passed|"
+    rf"was put down|had to be put down)\b|\bwe (?:lost|had to put down) (?:my|our) {_MOD}(?P<rel2>{RELATION_WORD})"
+    rf"(?: (?P<names2>{_NAME}))?\b", _I)
+_FACT = re.compile(
+    rf"^(?:my|our) {_MOD}{_REL}{_AFTER_REL}(?:,? (?P<names>{_NAME}),?)? (?P<said>(?:is|'s|lives|works|loves|likes|"
+    rf"hates|has|plays|studies|teaches|speaks|eats|prefers|enjoys|adores|was born|turned|turns|just turned|"
+    rf"can't|doesn't|does not|cannot|never|always) .+)$", _I)
+_NAMING_ONLY = re.compile(rf"^(?:is|'s) (?:called|named)\b|^'s name|^(?:is|'s) {_NAME}$", _I)
+_KEEP_NAMELESS = frozenset({"partner", "ex_partner", "child", "parent", "sibling", "grandparent", "grandchild", "pet"})
+
+
+@dataclass(frozen=True)
+class PersonMention:
+    """One person or pet in the user's life as a message names them.
+
+    ``relation`` is one of ``people_words.RELATIONS``; ``ended`` says the relation has
+    ended (a break-up: relation ``ex_partner``; a death: the relation it was); ``fact`` is a
+    standalone sentence about them, in the third person ("The user's sister Anna lives in Berlin.").
+    """
+
+    name: str | None
+    relation: str
+    species: str | None = None
+    ended: bool = False
+    fact: str | None = None
+    word: str | None = None  # the word the user called them by ("sister"), when there was one
+
+
+@dataclass(frozen=True)
+class SaidPerson:
+    """A mention with where it came from: the ids of the user's messages and when they were said."""
+
+    mention: PersonMention
+    sources: Sequence[str]
+    stated_at: datetime | None = None
+
+
+def mentions_in(text: str) -> list[PersonMention]:
+    """The people and pets the user's message ``text`` tells about (see the module docstring)."""
+    if is_not_the_user(text):
+        return []
+    found: list[PersonMention] = []
+    text = _QUOTED.sub(" ", CAPTION.sub("", text))
+    for sentence in statements(_capitalised(text) if text == text.lower() else text):
+        body = _FILLER.sub("", sentence.strip())
+        if body.endswith("?"):
+            body = statement_before_question(body) or ""
+        cue = _HYPOTHETICAL.search(body)
+        body = body[:cue.start()] if cue is not None else body  # what comes before "if", "would", ... stands
+        if not body.strip():
+            continue
+        found = _named_later(found + _sentence_mentions(body.rstrip(".! ")), body)
+    return _merged([m for m in found if m.name is not None or (m.relation in _KEEP_NAMELESS and _lasting(m))])
+
+
+def _sentence_mentions(body: str) -> list[PersonMention]:
+    out: list[PersonMention] = []
+    for pattern in _NAMED:
+        out += [_mention(m["rel"], name) for m in pattern.finditer(body) for name in _names(m["names"])]
+    for m in _HAS.finditer(body):
+        out += [_mention(m["rel"], name, existing=True) for name in _names_or_none(m["names"])]
+        end = m.end()
+        while (more := _MORE.match(body[end:])) is not None:
+            out += [_mention(more["rel"], name, existing=True) for name in _names_or_none(more["names"])]
+            end += more.end()
+    for m in _DATING.finditer(body):
+        named = m["names"] or m["names2"] or m["names3"] or m["names4"]
+        out.append(PersonMention(name=_name(named), relation="partner", fact=_EXISTS))
+    for pattern in _BREAKS:
+        for m in pattern.finditer(body):
+            groups = m.groupdict()
+            named, word = groups.get("names") or groups.get("names2"), groups.get("rel")
+            out.append(PersonMention(name=_name(named), relation="ex_partner", ended=True, word=word and word.lower()))
+    for m in _GONE.finditer(body):
+        rel, named = m["rel"] or m["rel2"], m["names"] or m["names2"]
+        out.append(replace(_mention(rel, _name(named)), ended=True))
+    fact = _FACT.match(body)
+    if fact is not None and not _TRANSIENT.match(fact["said"]) and not _NAMING_ONLY.match(fact["said"]):
+        said = third_person(body)
+        out.append(replace(_mention(fact["rel"], _name(fact["names"])), fact=said))
+    return [m for m in out if m.relation]
+
+
+_EXISTS = ""  # a mention that says the person exists, with nothing more to keep as a fact
+
+
+def _capitalised(text: str) -> str:
+    """A message written all in lower case with the words in name slots capitalised ("my son oliver is 7")."""
+    def cap(m: re.Match[str]) -> str:
+        group = "w" if m["w"] else "w2"
+        word = m[group]
+        if word in _NOT_NAMES or relation_of(word) is not None:
+            return m.group(0)
+        start = m.start(group) - m.start()
+        return m.group(0)[:start] + word.capitalize() + m.group(0)[start + len(word):]
+    return _NAME_SLOT.sub(cap, text)
+
+
+def _named_later(found: list[PersonMention], body: str) -> list[PersonMention]:
+    """"His name is Churro": the last nameless mention gets the name (none before: nothing to name)."""
+    m = _NAMING.search(body)
+    nameless = [i for i, p in enumerate(found) if p.name is None and not p.ended]
+    if m is None or not nameless:
+        return found
+    names = _names(m["names"])
+    if not names:
+        return found
+    last = found[nameless[-1]]
+    return found[:nameless[-1]] + [replace(last, name=n) for n in names] + found[nameless[-1] + 1:]
+
+
+def _mention(word: str, name: str | None, existing: bool = False) -> PersonMention:
+    relation = relation_of(word) or ""
+    species = species_of(word) if relation == "pet" else None
+    return PersonMention(name=name, relation=relation, species=species, fact=_EXISTS if existing else None,
+                         word=re.sub(r"\s+", " ", word.lower()))
+
+
+def _names_or_none(raw: str | None) -> list[str | None]:
+    """The names, or one None for a nameless mention."""
+    return [*_names(raw)] or [None]
+
+
+def _names(raw: str | None) -> list[str]:
+    return [n for part in re.split(r", | and | & ", raw or "") if (n := _name(part)) is not None]
+
+
+def _name(raw: str | None) -> str | None:
+    word = (raw or "").strip()
+    return word[:1].upper() + word[1:] if word and word.lower() not in _NOT_NAMES else None
+
+
+def _lasting(mention: PersonMention) -> bool:
+    """Whether a nameless mention says something worth a record: they exist, ended, or a fact."""
+    return mention.ended or mention.fact is not None
+
+
+def _merged(mentions: list[PersonMention]) -> list[PersonMention]:
+    """One mention per (relation, name, species), keeping any fact, word and end; a nameless one joins
+    the one named mention of its relation ("our hamster is called Peanut"); an existence mark is no
+    fact (``_EXISTS`` becomes None).
+    """
+    out: dict[tuple[str, str | None, str | None], PersonMention] = {}
+    for m in mentions:
+        named = [k for k in out if k[1] is not None and k[0] == m.relation and m.species in (None, k[2])]
+        key = named[0] if m.name is None and len(named) == 1 else (m.relation, m.name, m.species)
+        old = out.get(key)
+        if old is not None:
+            m = replace(old, ended=old.ended or m.ended, fact=old.fact or m.fact, word=old.word or m.word)
+        out[key] = m
+    return [replace(m, fact=m.fact or None) for m in out.values()]

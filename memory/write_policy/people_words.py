@@ -1,0 +1,96 @@
+"""The words that name a person's or a pet's place in the user's life, and the relation each means.
+
+One table for the rules that read mentions (``people.py``), the read path that recalls a
+person by the word the user calls them ("my girlfriend" recalls the current partner) and the
+prompt line that says who someone is. A relation is one of ``RELATIONS``; a pet word also
+gives the species ("puppy" is a dog).
+"""
+
+from __future__ import annotations
+
+import re
+
+RELATIONS = ("partner", "ex_partner", "child", "parent", "sibling", "grandparent", "grandchild", "friend",
+             "colleague", "pet", "other")
+
+_WORDS: dict[str, tuple[str, ...]] = {
+    "partner": ("wife", "husband", "hubby", "partner", "spouse", "girlfriend", "boyfriend", "gf", "bf",
+                "fiance", "fiancé", "fiancee", "fiancée", "other half", "better half", "missus"),
+    "ex_partner": ("ex", "ex-wife", "ex-husband", "ex-girlfriend", "ex-boyfriend", "ex-partner", "ex-fiance",
+                   "ex-fiancé", "ex-fiancee", "ex-fiancée"),
+    "child": ("son", "daughter", "kid", "child", "baby", "toddler", "stepson", "stepdaughter", "sons", "daughters",
+              "kids", "children", "twins"),
+    "parent": ("mom", "mum", "mother", "dad", "father", "mam", "stepmom", "stepmum", "stepdad", "stepfather",
+               "stepmother", "parents"),
+    "sibling": ("brother", "sister", "sibling", "twin", "brothers", "sisters", "siblings", "stepbrother",
+                "stepsister", "half-brother", "half-sister"),
+    "grandparent": ("grandma", "grandmother", "grandpa", "grandfather", "gran", "granny", "nan", "nana",
+                    "grandad", "granddad", "grandparents"),
+    "grandchild": ("grandson", "granddaughter", "grandkid", "grandchild", "grandkids", "grandchildren",
+                   "grandsons", "granddaughters"),
+    "friend": ("friend", "best friend", "bestie", "bff", "buddy", "pal", "friends"),
+    "colleague": ("colleague", "coworker", "co-worker", "boss", "manager", "teammate", "colleagues",
+                  "coworkers", "co-workers"),
+    "other": ("aunt", "uncle", "cousin", "niece", "nephew", "neighbour", "neighbor", "roommate", "flatmate",
+              "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "godmother", "godfather",
+              "godson", "goddaughter", "mentor", "cousins"),
+}
+
+# Pet words and the species each names ("pet" names none).
+SPECIES: dict[str, str | None] = {
+    **dict.fromkeys(("dog", "dogs", "puppy", "puppies", "pup", "pups", "doggo", "labrador", "lab", "retriever",
+                     "golden retriever", "terrier", "spaniel", "poodle", "beagle", "collie", "border collie",
+                     "husky", "dachshund", "pug", "bulldog", "corgi", "greyhound", "german shepherd", "chihuahua",
+                     "dalmatian", "rottweiler", "schnauzer", "whippet", "labradoodle", "cockapoo", "boxer"), "dog"),
+    **dict.fromkeys(("cat", "cats", "kitten", "kittens", "kitty", "tabby", "siamese", "maine coon"), "cat"),
+    **dict.fromkeys(("rabbit", "rabbits", "bunny", "bunnies"), "rabbit"),
+    **dict.fromkeys(("hamster", "hamsters"), "hamster"),
+    **dict.fromkeys(("guinea pig", "guinea pigs"), "guinea pig"),
+    **dict.fromkeys(("parrot", "budgie", "cockatiel", "parakeet", "cockatoo", "canary"), "bird"),
+    **dict.fromkeys(("tortoise", "turtle"), "tortoise"),
+    **dict.fromkeys(("horse", "pony"), "horse"),
+    **dict.fromkeys(("goldfish",), "fish"),
+    **dict.fromkeys(("snake", "lizard", "gecko", "ferret", "hedgehog", "chinchilla", "iguana", "axolotl"), None),
+    "pet": None, "pets": None,
+}
+_REPTILES = {"snake": "snake", "lizard": "lizard", "gecko": "gecko", "ferret": "ferret", "hedgehog": "hedgehog",
+             "chinchilla": "chinchilla", "iguana": "iguana", "axolotl": "axolotl"}
+
+WORD_RELATION: dict[str, str] = {w: rel for rel, words in _WORDS.items() for w in words} | dict.fromkeys(SPECIES, "pet")
+PLURALS = frozenset({"sons", "daughters", "kids", "children", "twins", "parents", "brothers", "sisters", "siblings",
+                     "grandparents", "grandkids", "grandchildren", "grandsons", "granddaughters", "friends",
+                     "colleagues", "coworkers", "co-workers", "cousins", "dogs", "puppies", "pups", "cats", "kittens",
+                     "rabbits", "bunnies", "hamsters", "guinea pigs", "pets"})
+
+
+def _alternation(words: list[str]) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+").replace(r"\-", "[- ]?")
+                    for w in sorted(words, key=len, reverse=True))
+
+
+RELATION_WORD = _alternation(list(WORD_RELATION))  # every word above, longest first
+PET_WORD = _alternation(list(SPECIES))
+
+
+def relation_of(word: str) -> str | None:
+    """The relation a word names ("girlfriend" -> partner), None for any other word."""
+    return next((WORD_RELATION[w] for w in _forms(word) if w in WORD_RELATION), None)
+
+
+def species_of(word: str) -> str | None:
+    """The species a pet word names ("puppy" -> dog), None when it names none."""
+    return next((SPECIES.get(w) or _REPTILES.get(w) for w in _forms(word) if w in SPECIES), None)
+
+
+def words_for(relation: str, species: str | None = None) -> frozenset[str]:
+    """Every word that names ``relation`` (a pet's: its species' words and "pet")."""
+    if relation == "pet":
+        return frozenset(w for w, s in SPECIES.items() if s == species or s is None or _REPTILES.get(w) == species)
+    family = ("partner", "ex_partner") if relation in ("partner", "ex_partner") else (relation,)
+    return frozenset(w for rel in family for w in _WORDS.get(rel, ()))
+
+
+def _forms(word: str) -> tuple[str, ...]:
+    """The ways a word may be written in the table: "ex wife", "ex-wife", "exwife"."""
+    plain = re.sub(r"\s+", " ", word.strip().lower())
+    return plain, plain.replace(" ", "-"), plain.replace("-", " "), plain.replace("-", "")

@@ -1,0 +1,159 @@
+"""People and pets: the rules that read them, their records (relations with history), recall by name
+or relation word, the prompt's one people block, forget, isolation, and the capable-model extractor
+filling the same records. The semantic layer on LangGraph's InMemoryStore with hash embeddings."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from langgraph.store.memory import InMemoryStore
+
+from core.context import Context
+from memory.layers.base import LayerEnv, LoggedMessage
+from memory.layers.people import people_records
+from memory.layers.semantic import SemanticLayer
+from memory.privacy.export import export_user
+from memory.privacy.forget import forget, would_forget
+from memory.prompt import volatile_part
+from memory.write_policy.llm import ExtractedFacts, ExtractedPerson, LLMFactExtractor
+from memory.write_policy.people import PersonMention, mentions_in
+from models.loader import HashEmbeddings
+from stores.namespaces import UserScope
+from tests.support.extract_helpers import StructuredFake
+
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+EMB = HashEmbeddings(384)
+LAYER = SemanticLayer()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I'm seeing someone new, her name is Marta.", [("Marta", "partner", None, False)]),
+    ("I adopted a cat called Pierogi.", [("Pierogi", "pet", "cat", False)]),
+    ("We got a puppy! His name is Churro.", [("Churro", "pet", "dog", False)]),
+    ("Marta and I broke up.", [("Marta", "ex_partner", None, True)]),
+    ("We have two cats, Mochi and Tofu.", [("Mochi", "pet", "cat", False), ("Tofu", "pet", "cat", False)]),
+    ("Our dog Rex died last week.", [("Rex", "pet", "dog", True)]),
+    ("Anna is my sister.", [("Anna", "sibling", None, False)]),
+])
+def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...]]) -> None:
+    assert [(m.name, m.relation, m.species, m.ended) for m in mentions_in(text)] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "How should I celebrate with my girlfriend?",  # a question
+    "If I got a dog I would call it Rex.",  # a hypothetical
+    "I'm thinking of adopting a cat called Luna.",
+    "My friend's dog Max is adorable.",  # someone else's pet
+    'She said "my husband John is a pilot".',  # a quote
+    "I have a dog allergy.",
+    "My mom is sick today.",  # nothing lasting about a nameless parent
+])
+def test_traps_yield_nobody(text: str) -> None:
+    assert mentions_in(text) == []
+
+
+def test_a_fact_about_someone_is_kept_with_them() -> None:
+    [sister] = mentions_in("My sister Anna lives in Berlin.")
+    assert sister == PersonMention(name="Anna", relation="sibling", fact="The user's sister Anna lives in Berlin.",
+                                   word="sister")
+
+
+def _env(user: str = "u1", store: InMemoryStore | None = None) -> LayerEnv:
+    store = store or InMemoryStore(index={"dims": 384, "embed": EMB, "fields": ["text"]})
+    return LayerEnv(store=store, scope=UserScope(user), context=Context(), embeddings=EMB, now=T0 + timedelta(days=60))
+
+
+def _say(env: LayerEnv, day: int, text: str) -> None:
+    LAYER.on_turn(env, [LoggedMessage(id=f"m{day}", thread="t1", time=T0 + timedelta(days=day), role="user",
+                                      text=text)])
+
+
+def _people(env: LayerEnv) -> dict[str, dict[str, Any]]:
+    return {r["name"]: r for r in people_records(env)}
+
+
+def _recalled(env: LayerEnv, query: str) -> list[str]:
+    return [r.text for r in LAYER.recall(env, query) if r.kind == "person"]
+
+
+def test_a_break_up_then_a_new_partner_keeps_the_history() -> None:
+    env = _env()
+    _say(env, 0, "I'm seeing someone new, her name is Marta.")
+    _say(env, 1, "My girlfriend loves sushi.")  # nameless: joins the one current partner
+    assert _people(env)["Marta"]["facts"][0]["text"] == "The user's girlfriend loves sushi."
+    _say(env, 5, "Marta and I broke up.")
+    _say(env, 9, "I've been dating Sam for a month.")
+    people = _people(env)
+    assert (people["Marta"]["relation"], people["Marta"]["current"]) == ("ex_partner", False)
+    assert people["Marta"]["history"][0]["relation"] == "partner"
+    assert people["Marta"]["history"][0]["valid_to"].startswith("2025-03-06")
+    assert (people["Sam"]["relation"], people["Sam"]["current"]) == ("partner", True)
+    _say(env, 12, "My husband Tom is a chef.")  # a new partner supersedes the current one
+    people = _people(env)
+    assert (people["Sam"]["relation"], people["Tom"]["relation"]) == ("ex_partner", "partner")
+    assert people["Sam"]["history"][-1]["superseded_by"] == "Tom"
+    assert _recalled(env, "How should I celebrate with my husband?") == [people["Tom"]["text"]]
+    assert [t.split(":")[0] for t in _recalled(env, "Does my ex still live nearby?")] == ["Marta", "Sam"]
+
+
+def test_recall_by_name_or_pet_word_and_one_people_block() -> None:
+    env = _env()
+    _say(env, 0, "We got a puppy! His name is Churro.")
+    _say(env, 1, "My sister Anna lives in Berlin.")
+    assert _recalled(env, "Can the dog eat chocolate?") == ["Churro: the user's pet dog."]
+    assert _recalled(env, "What's the weather like?") == []
+    recalled = [r.as_dict() for r in LAYER.recall(env, "Should I visit Anna?")]
+    block = volatile_part(recalled, "", env.now, 2000)
+    assert block.count("<memories kind=\"person\">") == 1
+    assert block.count("Anna") == 1  # the fact about her is said once, in her line
+
+
+def test_forget_a_name_removes_the_person_and_a_fact_text_only_the_fact() -> None:
+    env = _env()
+    _say(env, 0, "My sister Anna lives in Berlin.")
+    _say(env, 1, "I adopted a cat called Pierogi.")
+    assert "people" in would_forget(env, "Anna")
+    forget(env, "Berlin")
+    assert _people(env)["Anna"]["facts"] == []  # Anna stays, what was said about Berlin goes
+    report = forget(env, "Pierogi")
+    assert report.deleted["people"] == ["pet:pierogi"] and "Pierogi" not in _people(env)
+    assert "pierogi" not in str(export_user(env.store, env.scope, None)).lower()
+
+
+def test_people_are_kept_apart_per_user_and_exported() -> None:
+    store = InMemoryStore(index={"dims": 384, "embed": EMB, "fields": ["text"]})
+    alice, bob = _env("alice", store), _env("bob", store)
+    _say(alice, 0, "I'm seeing someone new, her name is Marta.")
+    assert [p["value"]["name"] for p in export_user(store, alice.scope, None)["people"]] == ["Marta"]
+    assert export_user(store, bob.scope, None)["people"] == []
+    assert _recalled(bob, "Is Marta coming?") == [] and _recalled(bob, "my girlfriend") == []
+
+
+def test_the_capable_model_fills_the_same_records_grounded() -> None:
+    env = _env()
+    said = LoggedMessage(id="m1", thread="t1", time=T0, role="user", text="Had dinner with Leo, my boyfriend. He cooks.")
+    model = StructuredFake(responses=["ok"], answer=ExtractedFacts(people=[
+        ExtractedPerson(name="Leo", relation="partner", fact="Leo cooks.", source_ids=["m1"]),
+        ExtractedPerson(name="Bruno", relation="pet", species="dog", source_ids=["m1"]),  # never said
+        ExtractedPerson(name="Leo", relation="boss", source_ids=["m1"]),  # no such relation
+    ]))
+    SemanticLayer(LLMFactExtractor(model)).on_session_end(env, [said])
+    [leo] = people_records(env)
+    assert (leo["name"], leo["relation"], leo["sources"]) == ("Leo", "partner", ["m1"])
+    assert [f["text"] for f in leo["facts"]] == ["Leo cooks."]
+    assert "people" in model.prompts[0][0].content  # the model is asked for them
+
+
+def test_a_fact_about_someone_goes_on_their_record_and_the_prompt_says_it_once() -> None:
+    env = _env()
+    _say(env, 0, "We got a puppy! His name is Churro.")
+    _say(env, 1, "My partner Alex and I are both vegan.")
+    loose = [i.value["text"] for i in env.store.search(env.scope.ns("facts"), limit=50)]
+    assert not any("puppy" in t for t in loose), loose  # not "The user says we got a puppy."
+    people = _people(env)
+    assert people["Churro"]["facts"] == []  # the introduction says nothing more than who he is
+    assert "vegan" in people["Alex"]["text"]
+    block = volatile_part([r.as_dict() for r in LAYER.recall(env, "Dinner ideas for Alex?")], "", env.now, 2000)
+    assert block.count("vegan") == 1, block
