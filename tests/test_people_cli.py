@@ -76,7 +76,7 @@ def test_the_memory_page_shows_people_and_forgets_one_by_name(tmp_path: Path) ->
         assert "Pierogi: the user&#39;s pet cat." in home and "1 people and pets" in home
         assert "Pierogi" in page.get("/list/people").text
         token = re.findall(r'name="csrf" value="([^"]+)"', home)[0]
-        preview = page.post("/forget/preview", data={"csrf": token, "kind": "people", "key": "pet:pierogi"})
+        preview = page.post("/forget/preview", data={"csrf": token, "kind": "person", "key": "pet:pierogi"})
         assert preview.status_code == 200 and "Forget “pierogi”?" in preview.text  # her name, not her line
         shown = re.findall(r'<li class="preview">([^<]+)</li>', preview.text)
-        assert "Pierogi: the user&#39;s pet cat." in shown and "I adopted a cat called Pierogi." in shown
+        assert "Pierogi: the user&#39;s pet cat." in shown and any(s.startswith("I adopted a cat called Pierogi") for s in shown)

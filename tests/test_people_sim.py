@@ -32,7 +32,6 @@ def test_only_the_current_blocks_of_the_prompt_and_the_current_records_are_read(
     assert people == 2
 
 
-@pytest.mark.xfail(strict=True, reason="issue 45: rules not yet tuned")
 def test_six_months_of_daniel_keep_four_of_five_values_current_and_none_stale(tmp_path: Path) -> None:
     score = run_scenario(DANIEL, tmp_path)
     missed = [v.tracked.slot for v in score.values if not v.current]
