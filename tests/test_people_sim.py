@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from bench.people_sim import prompt_lines, records, run_scenario, stale_lines
 from bench.people_world import DANIEL, Stale
 
