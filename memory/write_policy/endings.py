@@ -30,13 +30,15 @@ _PASSING = re.compile(
     r"scared|afraid|worried|cold|hot|warm|full|bored|busy|stressed|confused|annoyed|nervous|anxious|lonely|"
     r"interested|around|here|there|able|allowed|alone|awake|asleep|free|available|in the mood|in pain|happy|well|"
     r"ok|okay|fine|good|great|myself|the same|right|home|back|out|outside|online|in touch|"
-    r"(?:remember|recall|recogni[sz]e|understand|know|need|feel|see|hear|get|want to talk)\b.*|"
+    r"(?:remember|recall|recogni[sz]e|understand|know|feel|hear|want to talk)\b.*|"
+    r"need (?:help|it|that|this|to|you)\b.*|"
     r"mad at \w+|angry at \w+|upset with \w+|worried about .+|sure (?:about|what|if|how|why|whether) .*)$",
     _I,
 )
 # Objects that make "I stopped/quit X" a moment, not an ended habit.
-_MOMENT = re.compile(rf"^(?:at|to|by|in|on(?! {_DURABLE_ON})|for|off|it|this|that|there|here|now)\b|\b(?:halfway|midway|early|"
-                     r"because|for a (?:bit|while|second|minute|moment)|that (?:book|game|show|film|movie))\b", _I)
+_MOMENT = re.compile(rf"^(?:at|to|by|in|on(?! {_DURABLE_ON})|for|off|it|this|that|there|here|now)\b|"
+                     r"\b(?:halfway|midway|early|because|for a (?:bit|while|second|minute|moment)|"
+                     r"that (?:book|game|show|film|movie))\b", _I)
 # Where the ended thing's words stop: "since my knee surgery", ", 2 years sober".
 _TAIL = re.compile(r"\s*(?:[,;:(]|\s[-–—]\s|\s(?:since|because|as|so|but|and now|now that|after|ago|last|"
                    r"in (?:january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -81,9 +83,10 @@ _SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bI (?:have |'ve )?retired from (?=\w+ing\b)", _I), "I retired, I stopped "),
     (re.compile(r"\bI (?:have |'ve )?retired from (?=(?:the|my) )", _I), "I retired, I left "),
     (re.compile(r"\b(?:I(?:'ve| have)? (?:given up|gave up|quit|stopped|come off|came off|gone off|went off)(?: on)?|"
-                r"I'm (?:off|done with)) (?P<x>(?:the|my) [\w-]+(?: [\w-]+)? diet)\b", _I), r"I'm not on \g<x> anymore"),
-    (re.compile(r"\bwe (?:don't|do not) (?P<v>have|own) (?P<x>(?:the|our|a) (?:dog|cat|puppy|kitten|rabbit|bunny|hamster|"
-                r"guinea pig|parrot|budgie|horse|pony|tortoise|snake|car|van|boat|caravan|allotment)) "
+                r"I'm (?:off|done with)) (?P<x>(?:the|my) [\w-]+(?: [\w-]+)? diet)\b", _I),
+     r"I'm not on \g<x> anymore"),
+    (re.compile(r"\bwe (?:don't|do not) (?P<v>have|own) (?P<x>(?:the|our|a) (?:dog|cat|puppy|kitten|rabbit|bunny|"
+                r"hamster|guinea pig|parrot|budgie|horse|pony|tortoise|snake|car|van|boat|caravan|allotment)) "
                 rf"{_ANYMORE}\b", _I), r"I don't \g<v> \g<x> anymore"),
     (re.compile(r"^no more (?P<x>[\w -]+?) for me\b(?!.*\b(?:tonight|today|thanks|thank you|please|for now|right now|"
                 r"this (?:time|week|evening))\b)", _I), r"I don't do \g<x> anymore"),
