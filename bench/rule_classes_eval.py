@@ -1,6 +1,6 @@
 """Precision and recall of the no-model rules on four classes of message (issue 45).
 
-Run ``python -m bench.rule_classes_eval [--split dev|heldout] [--show-errors]`` on
+Run ``python -m bench.rule_classes_eval [--split dev|heldout] [--from-id N] [--show-errors]`` on
 ``bench/datasets/rule_classes.jsonl`` (labels and split rule: ``WRITE_POLICY_LABELS.md``).
 Each class is scored on its own rows, traps included; a trap expects nothing.
 
@@ -139,10 +139,18 @@ def score(rows: Sequence[Item], adapter: Adapter) -> Counts:
     return counts
 
 
-def report(rows: Sequence[Item], split: str | None, show_errors: bool) -> dict[str, Counts | None]:
-    chosen = [r for r in rows if split is None or r["split"] == split]
+def row_number(row: Item) -> int:
+    """``rc-289`` -> 289: a batch is a range of ids (``WRITE_POLICY_LABELS.md``)."""
+    return int(str(row["id"]).rsplit("-", 1)[-1])
+
+
+def report(rows: Sequence[Item], split: str | None, show_errors: bool,
+           from_id: int = 0, to_id: int | None = None) -> dict[str, Counts | None]:
+    chosen = [r for r in rows if (split is None or r["split"] == split)
+              and from_id <= row_number(r) and (to_id is None or row_number(r) <= to_id)]
     out: dict[str, Counts | None] = {}
-    print(f"split: {split or 'all'} ({len(chosen)} messages)")
+    batch = f", ids {from_id}..{to_id if to_id is not None else 'end'}" if from_id or to_id is not None else ""
+    print(f"split: {split or 'all'}{batch} ({len(chosen)} messages)")
     for cls, adapter in adapters().items():
         mine = [r for r in chosen if r["class"] == cls]
         if adapter is None:
@@ -164,9 +172,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", choices=("dev", "heldout"), default=None, help="one split (default: both)")
     parser.add_argument("--show-errors", action="store_true", help="list every miss and false match")
+    parser.add_argument("--from-id", type=int, default=0, metavar="N", help="only rows rc-N and later (one batch)")
+    parser.add_argument("--to-id", type=int, default=None, metavar="N", help="only rows up to rc-N")
     parser.add_argument("--set", type=Path, default=DEFAULT_SET, help="labelled set (JSON lines)")
     args = parser.parse_args(argv)
-    report(load(args.set), args.split, args.show_errors)
+    report(load(args.set), args.split, args.show_errors, args.from_id, args.to_id)
     return 0
 
 

@@ -4,7 +4,9 @@ the traps that must store nothing (moods, nationalities, other people, questions
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +25,12 @@ def _msg(text: str) -> LoggedMessage:
 
 def _stored(text: str) -> list[CandidateFact]:
     return ground(EXTRACTOR.extract([_msg(text)]), [_msg(text)])
+
+
+def _write_rows(folder: Path, rows: list[dict[str, object]]) -> Path:
+    path = folder / "rows.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
 
 
 def _names(text: str) -> list[str]:
@@ -58,6 +66,12 @@ def test_what_is_not_the_users_name_stores_no_name(text: str) -> None:
     ("I left my job as a nurse.", "occupation", "nurse"),
     ("I no longer smoke.", None, "smoke"),
     ("I've stopped running since my knee surgery.", None, "running"),
+    ("I used to be a nurse but not anymore.", "occupation", "nurse"),
+    ("Haven't been vegan since 2021, I eat everything now.", "diet", "vegan"),
+    ("I moved out of Leeds in 2020.", "location", "Leeds"),
+    ("The pescatarian phase is over.", "diet", "pescatarian"),
+    ("I retired from teaching.", None, "teaching"),
+    ("I stopped being a smoker.", None, "smoker"),
 ])
 def test_an_ended_state_is_a_negation(text: str, key: str | None, value: str) -> None:
     ended = [(f.key, f.value) for f in _stored(text) if f.negation_of is not None]
@@ -68,6 +82,8 @@ def test_an_ended_state_is_a_negation(text: str, key: str | None, value: str) ->
     "If I were vegetarian I'd miss bacon too much.", "My sister stopped being vegan.",
     "Should I stop being vegetarian?", "I stopped at the shop on the way home.", "I'm not hungry anymore, thanks.",
     "I never stopped being vegetarian, people just assume.", "I quit the game halfway because it crashed.",
+    "I haven't eaten meat since 2019.", "I stopped the timer, carry on.", "I left the party at midnight.",
+    "I no longer remember her address.", "My brother and his wife split up.", "No more cake for me tonight, thanks.",
 ])
 def test_what_did_not_end_for_the_user_ends_nothing(text: str) -> None:
     assert [f.text for f in _stored(text) if f.negation_of is not None] == []
@@ -93,3 +109,17 @@ def test_a_standing_instruction_is_a_proposed_rule(text: str, rule: str) -> None
 ])
 def test_a_question_quote_habit_or_one_off_is_no_rule(text: str) -> None:
     assert detect_feedback(_msg(text)) == []
+
+
+def test_the_eval_scores_one_batch_by_its_ids(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bench.rule_classes_eval import main
+
+    rows = [{"id": f"rc-{n:03d}", "text": t, "class": "ended", "split": "heldout", "expect": e}
+            for n, t, e in [(1, "I no longer smoke.", [{"ends": "smoke"}]), (2, "My sister stopped being vegan.", []),
+                            (3, "I'm not vegan anymore.", [{"ends": "vegan"}])]]
+    path = _write_rows(tmp_path, rows)
+    main(["--set", str(path), "--from-id", "2"])
+    assert "ids 2..end (2 messages)" in capsys.readouterr().out
+    main(["--set", str(path), "--to-id", "1", "--split", "heldout"])
+    out = capsys.readouterr().out
+    assert "ids 0..1 (1 messages)" in out and "tp 1 fp 0 fn 0  (1 messages, 0 traps)" in out
