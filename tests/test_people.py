@@ -36,6 +36,9 @@ LAYER = SemanticLayer()
     ("We have two cats, Mochi and Tofu.", [("Mochi", "pet", "cat", False), ("Tofu", "pet", "cat", False)]),
     ("Our dog Rex died last week.", [("Rex", "pet", "dog", True)]),
     ("Anna is my sister.", [("Anna", "sibling", None, False)]),
+    ("I've started dating someone, he's called Omar.", [("Omar", "partner", None, False)]),
+    ("I've just started seeing someone new, her name is Lina.", [("Lina", "partner", None, False)]),
+    ("I started dating someone, they're called Sam.", [("Sam", "partner", None, False)]),
 ])
 def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...]]) -> None:
     assert [(m.name, m.relation, m.species, m.ended) for m in mentions_in(text)] == expected
@@ -49,6 +52,11 @@ def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...
     'She said "my husband John is a pilot".',  # a quote
     "I have a dog allergy.",
     "My mom is sick today.",  # nothing lasting about a nameless parent
+    "My sister started dating someone, he's called Omar.",  # someone else's partner
+    "If I started dating someone, he'd be called Omar.",
+    "Have you started dating someone?",
+    "I've started seeing a therapist, she's called Dr Lee.",  # seeing, not dating
+    "I told him 'my sister Anna is a nurse' yesterday.",  # a quote in single quotes is still a quote
 ])
 def test_traps_yield_nobody(text: str) -> None:
     assert mentions_in(text) == []
@@ -157,3 +165,11 @@ def test_a_fact_about_someone_goes_on_their_record_and_the_prompt_says_it_once()
     assert "vegan" in people["Alex"]["text"]
     block = volatile_part([r.as_dict() for r in LAYER.recall(env, "Dinner ideas for Alex?")], "", env.now, 2000)
     assert block.count("vegan") == 1, block
+
+
+def test_an_introduction_in_the_we_voice_is_kept_on_the_record_only() -> None:
+    env = _env()
+    _say(env, 0, "We adopted a rabbit, she's called Biscuit.")
+    loose = [i.value["text"] for i in env.store.search(env.scope.ns("facts"), limit=50)]
+    assert not any("says we" in t for t in loose), loose  # not "The user says we adopted a rabbit, ..."
+    assert _people(env)["Biscuit"]["relation"] == "pet"

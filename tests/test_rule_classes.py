@@ -59,6 +59,25 @@ def test_what_is_not_the_users_name_stores_no_name(text: str) -> None:
     assert _names(text) == []
 
 
+@pytest.mark.parametrize(("text", "names"), [
+    ("My name is Alexandra, but please call me Sandy.", ["Alexandra", "Sandy"]),
+    ("My name is Robert but everyone calls me Bob.", ["Robert", "Bob"]),
+    ("I'm Alexandra, you can call me Sandy.", ["Alexandra", "Sandy"]),
+    ("Everyone calls me Sandy.", ["Sandy"]),
+])
+def test_a_name_then_the_name_to_use_stores_both(text: str, names: list[str]) -> None:
+    assert _names(text) == names
+
+
+@pytest.mark.parametrize("text", [
+    "My name is Alexandra, but don't call me Sandy.", "My name is Alexandra, but call me tomorrow.",
+    "Her name is Alexandra, but everyone calls her Sandy.", "If my name were Alexandra, you could call me Sandy.",
+    "Can you call me Sandy?",
+])
+def test_a_call_me_that_is_not_the_users_preferred_name_stores_none(text: str) -> None:
+    assert [f.value for f in _stored(text) if f.key == "preferred_name"] == []
+
+
 @pytest.mark.parametrize(("text", "key", "value"), [
     ("I've stopped being vegetarian, I eat fish and chicken again.", "diet", "vegetarian"),
     ("I'm not pescatarian any more, back to eating everything.", "diet", "pescatarian"),

@@ -116,3 +116,60 @@ def test_a_relations_fact_never_fills_the_users_slot(text: str, forbidden: str) 
 def test_being_somewhere_is_not_living_there(text: str) -> None:
     """A wrong location would supersede the real one: "I'm in Rome" says where the user is today."""
     assert all(f.key != "location" and "lives in" not in f.text for f in _facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("We moved to Leeds last week, the flat is full of boxes.", "location", "Leeds"),
+        ("We've just moved to Bristol a few weeks ago, loving it so far.", "location", "Bristol"),
+        ("I moved to Cork last month, still unpacking.", "location", "Cork"),
+        ("I no longer work nights, I moved to the day clinic.", "employer", "the day clinic"),
+        ("I transferred to the Leeds branch last month.", "employer", "the Leeds branch"),
+        ("I'm now at the children's ward.", "employer", "the children's ward"),
+        ("I now work at the new office in Bath.", "employer", "the new office"),
+    ],
+)
+def test_a_move_home_or_to_another_workplace_fills_the_slot(text: str, key: str, value: str) -> None:
+    """The time phrase before a comma dates the move; it does not make the move a one-off."""
+    assert [f.value for f in _facts(text) if f.key == key] == [value], [f"{f.text} [{f.key}]" for f in _facts(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My brother moved to Leeds last week, he loves it.",  # someone else's move
+        "My colleague moved to the day clinic.",
+        "If I moved to the day clinic I'd sleep better.",  # a supposition
+        "Did you move to the day clinic?",  # a question
+        "I moved to the back of the office.",  # a seat, not a workplace
+        "I moved to the sofa.",
+        "I moved to the city.",
+    ],
+)
+def test_moves_that_are_not_the_users_new_home_or_workplace_fill_no_slot(text: str) -> None:
+    facts = _facts(text)
+    assert all(f.key not in ("location", "employer") for f in facts), [f"{f.text} [{f.key}]" for f in facts]
+
+
+@pytest.mark.parametrize(
+    ("text", "ended"),
+    [
+        ("I broke up with my boyfriend.", "The user is no longer with the user's boyfriend."),
+        ("I was a smoker but I quit.", "The user is no longer a smoker."),
+    ],
+)
+def test_an_ending_in_the_past_tense_is_not_a_one_off(text: str, ended: str) -> None:
+    assert [f.text for f in _facts(text) if f.negation_of] == [ended]
+
+
+@pytest.mark.parametrize("text", ["If I broke up with my boyfriend I would be sad.",
+                                  "My sister broke up with her boyfriend.", "Did you quit smoking?",
+                                  "I was a smoker for a day once, then quit."])
+def test_endings_that_are_not_the_users_store_no_ending(text: str) -> None:
+    assert not [f for f in _facts(text) if f.negation_of], [f.text for f in _facts(text)]
+
+
+def test_our_is_the_users_household_not_a_stray_first_person() -> None:
+    texts = [f.text for f in _facts("Leeds is growing on me, I like our new neighbourhood.")]
+    assert texts == ["The user likes their new neighbourhood."]

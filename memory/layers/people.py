@@ -45,6 +45,8 @@ def said_people(messages: Sequence[LoggedMessage]) -> list[SaidPerson]:
 
 
 # What an introduction says besides who: "The user says we got a puppy" adds nothing to Churro's record.
+# "The user says we adopted a rabbit, she's called Biscuit.": the record says it in the right voice.
+_WE_SAID = re.compile(r"^The user says (?:we|us|our)\b")
 _INTRO_WORDS = frozenset("user user's says say got get have has had adopted rescued bought called named name new "
                          "just recently finally welcomed brought home took our dating seeing".split())
 
@@ -69,7 +71,7 @@ def told_of(facts: Sequence[CandidateFact], said: Sequence[SaidPerson]) -> tuple
         extra = set(content_words(fact.text)) - _INTRO_WORDS - _who_words(mention)
         if mention.fact is None and extra:
             out[hit] = SaidPerson(replace(mention, fact=fact.text), out[hit].sources, out[hit].stated_at)
-        if extra or (mention.name and mention.name.lower() in fact.text.lower()):
+        if extra or (mention.name and mention.name.lower() in fact.text.lower() and not _WE_SAID.match(fact.text)):
             kept.append(fact)
     return kept, out
 

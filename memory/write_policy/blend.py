@@ -44,10 +44,10 @@ def blend_parsed(sentence: str, parsed: Sentence, rule_facts: Sequence[Candidate
     """``blend`` on a sentence already parsed (``read``); none for a question or a supposition."""
     if uncertain(parsed):
         return []
-    kept = [f for f in rule_facts if f.key is not None or f.explicit or not _doubtful(f, parsed)]
+    kept = [f for f in rule_facts if f.key is not None or f.explicit or _ends(f) or not _doubtful(f, parsed)]
     field = labelled_field(sentence)
     for reading in [*([field] if field else []), *rule_readings(parsed)]:
-        for fact in (f for f in rules(reading) if f.key is not None or not _doubtful(f, parsed)):
+        for fact in (f for f in rules(reading) if f.key is not None or _ends(f) or not _doubtful(f, parsed)):
             if fact.key is not None:  # a slot beats the loose fact that said the same ("a low FODMAP diet")
                 kept = [old for old in kept if old.key is not None or old.explicit or not _covers(old, fact)]
             if not any(_covers(old, fact) for old in kept):
@@ -60,6 +60,13 @@ def blend_parsed(sentence: str, parsed: Sentence, rule_facts: Sequence[Candidate
         keyed = [f for f in rules(fact.value or "") if f.key and not any(_covers(old, f) for old in kept)]
         kept.extend(keyed or [fact])
     return kept
+
+
+def _ends(fact: CandidateFact) -> bool:
+    """An ending ("I broke up with my boyfriend", "I was a smoker but I quit") is said in the past tense:
+    that is what an ending is, not a one-off event, so the past-event check does not apply to it.
+    """
+    return fact.negation_of is not None
 
 
 def _doubtful(fact: CandidateFact, parsed: Sentence) -> bool:

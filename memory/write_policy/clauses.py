@@ -11,11 +11,16 @@ from __future__ import annotations
 import re
 
 _I = re.IGNORECASE
+# Where a preferred name follows another clause: the call-me forms ``patterns.py`` and ``self_names.py`` read.
+CALL_ME = (r"(?:(?:please |just |you can |feel free to )?call me|(?:my (?:friends|mates|family)|everyone|everybody|"
+           r"most people|people) calls? me) (?-i:[A-Z])")
 _CLAUSE_SPLIT = re.compile(
     r"(?:,\s*|\s+)(?:and|but|so|also|plus|while)\s+(?=(?:i|i'm|my|we)\b)|,\s+(?=(?:i|i'm|my)\b)"
     r"|(?:,\s*|\s+)(?:and|but)\s+(?=(?:live|work|speak|have|play|love|study)\b)"
     r"|,\s+(?=(?:currently |now |but )?(?:living|based|working|settled|married)\b)"
-    r"|,\s+(?=(?:live|work) (?:in|at|for|as|from)\b)", _I)
+    r"|,\s+(?=(?:live|work) (?:in|at|for|as|from)\b)"
+    # "My name is Alexandra, but please call me Sandy", "I'm Robert but everyone calls me Bob"
+    rf"|(?:,\s*|\s+)(?:but|and|so)\s+(?={CALL_ME})|,\s+(?={CALL_ME})", _I)
 _SUBJECTLESS = re.compile(r"^(?:live|work|speak|have|play|love|study)\b", _I)
 _ONGOING = re.compile(r"^(?:but )?((?:currently |now )?(?:living|based|working|settled|married)\b)", _I)
 # Dictated run-ons without punctuation: "i live in denver i work as a nurse". A new clause starts at "i"

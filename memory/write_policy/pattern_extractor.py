@@ -28,7 +28,16 @@ from memory.write_policy.chat_forms import RELEVANCE_TAG, statement_before_quest
 from memory.write_policy.clauses import clauses
 from memory.write_policy.disclosure import disclosure_fact, we_as_user
 from memory.write_policy.endings import ended_sentence, loose_ending, positive_form
-from memory.write_policy.patterns import DEICTIC_OBJECT, LANGUAGES, PATTERNS, SINCE, TRANSIENT, Pattern
+from memory.write_policy.patterns import (
+    DEICTIC_OBJECT,
+    LANGUAGES,
+    MOVED,
+    PATTERNS,
+    SINCE,
+    SINCE_THEN,
+    TRANSIENT,
+    Pattern,
+)
 from memory.write_policy.person import third_person
 from memory.write_policy.phrasings import FORMS
 from memory.write_policy.self_names import NAME_FORMS, greeting_name, is_name, name_words
@@ -141,7 +150,7 @@ def _explicit_body(sentence: str) -> tuple[str | None, bool]:
 def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
     clause = _TRAILING_FILLER.sub("", _FILLER.sub("", clause)).strip()
     if not _BIRTH.match(clause):  # "I was born in 1988": the date is the fact, not when a change happened
-        clause = SINCE.sub("", clause).strip()
+        clause = SINCE.sub("", SINCE_THEN.sub("", clause) if MOVED.match(clause) else clause).strip()
     if not clause or (not explicit and (TRANSIENT.search(clause) or _UNFINISHED.search(clause))):
         return None
     positive, ended = positive_form(clause)

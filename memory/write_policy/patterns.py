@@ -30,6 +30,12 @@ OCCUPATIONS = (
     r"recruiter|realtor|estate agent|banker|auditor|solicitor|attorney|paralegal|curator|archivist|illustrator|"
     r"animator|copywriter|marketer|instructor|trainer|lifeguard|pastor|priest|rabbi|imam"
 )
+# Where a job is done, for "I moved to the day clinic" (a place in town is a location, not a workplace).
+WORKPLACES = (
+    r"clinic|hospital|ward|practice|surgery|office|branch|department|dept|team|unit|lab|laboratory|school|"
+    r"nursery|college|university|firm|company|agency|studio|store|shop|restaurant|kitchen|bakery|cafe|factory|"
+    r"plant|warehouse|depot|site|station|newsroom|desk|headquarters|hq|campus|pharmacy|library"
+)
 LANGUAGES = (
     r"english|french|german|spanish|italian|portuguese|dutch|swedish|norwegian|danish|finnish|"
     r"polish|czech|russian|ukrainian|greek|turkish|arabic|hebrew|persian|farsi|hindi|urdu|bengali|"
@@ -91,8 +97,9 @@ def rewritten(text: str, *tables: Sequence[Rewrite]) -> str:
 
 PATTERNS: tuple[Pattern, ...] = (
     rule(r"^my name(?: is|'s) (?P<v>.+)$", "identity", key="name", template="The user's name is {v}.", cut=True),
-    rule(r"^(?:please )?call me (?P<v>(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)\b", "identity", key="preferred_name",
-       template="The user likes to be called {v}.", cut=True),
+    rule(r"^(?:please |just |you can |feel free to )?call me (?P<v>(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)\b",
+         "identity", key="preferred_name",
+         template="The user likes to be called {v}.", cut=True),
     rule(r"^i go by (?P<v>.+)$", "identity", key="preferred_name", template="The user likes to be called {v}.",
          cut=True),
     rule(r"^my pronouns are (?P<v>\w+/\w+(?:/\w+)?)", "identity", key="pronouns",
@@ -142,6 +149,11 @@ PATTERNS: tuple[Pattern, ...] = (
        key="occupation", template="The user is {a_v}."),
     rule(r"^i'm (?P<v>retired|unemployed|self-employed|a stay-at-home (?:mom|dad|parent))$", "work",
        key="occupation", template="The user is {v}."),
+    # "I moved to the day clinic", "I transferred to the Leeds branch", "I'm now at the children's ward"
+    rule(rf"^(?:i (?:just |recently |finally )?(?:moved|transferred|switched|got transferred|was transferred)"
+         rf"(?: over)? to|i'm now (?:at|in|on)|i now work (?:at|in|on|for)) (?P<v>(?:the|a|an|another) "
+         rf"(?:(?!of\b)[\w'-]+ ){{0,3}}(?:{WORKPLACES}))(?: (?:in|at|on) .+)?$", "work", key="employer",
+         template="The user works at {v}."),
     rule(r"^i work (?:at|for) (?P<v>(?!home\b|myself\b).+)$", "work", key="employer",
        template="The user works at {v}.", cut=True),
     rule(r"^i'm (?P<v>married|single|engaged|divorced|widowed|separated|in a relationship)$", "family",
@@ -194,14 +206,17 @@ DEICTIC_OBJECT = re.compile(
 )
 # When a lasting change happened ("I moved to Lisbon last month"): dropped from the
 # clause, so the fact is kept and the value does not carry the date.
-SINCE = re.compile(
+_WHEN_CHANGED = (
     r"(?:,?\s+(?:(?:last|this past) (?:week|month|year|summer|winter|spring|autumn|fall)|"
     r"(?:a few|a couple of|several|\d+|two|three|four|five) (?:days|weeks|months|years) ago|"
     r"a (?:week|month|year) ago|in (?:19|20)\d\d|recently|a while ago|"
     r"(?:last|this past|in) (?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december)))+$",
-    re.IGNORECASE,
-)
+    r"december)))+")
+SINCE = re.compile(_WHEN_CHANGED + "$", re.IGNORECASE)
+# The same date before a comma, in a move ("We moved to Leeds last week, the flat is full of boxes"): dropped
+# too, so the time phrase does not make the move read as a one-off.
+MOVED = re.compile(r"^(?:i|we) (?:just |recently |finally )?(?:moved|relocated|transferred|switched)\b", re.IGNORECASE)
+SINCE_THEN = re.compile(_WHEN_CHANGED + r"(?=\s*,)", re.IGNORECASE)
 # How long something has held up to now ("for six years", "since 2019", "lately"), not a purpose ("for my
 # business"): with "have been ..." it makes a lasting state or habit.
 DURATION_SPAN = (r"\b(?:since|for (?:(?:about|almost|nearly|over|around|like|more than|the (?:past|last))\s+)?"

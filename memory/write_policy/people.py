@@ -47,7 +47,7 @@ _HYPOTHETICAL = re.compile(
     r"planning (?:to|on)|plan to|considering|might|maybe|perhaps|someday|one day|imagine|suppose|supposing|"
     r"pretend|dream(?:ing)? (?:of|about)|dreamt|dreamed|should|whether|could|going to get|gonna get|looking (?:to|for)|"
     r"in my (?:novel|story|book|game|dream)|character|fictional|let's say)\b", _I)
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{12,}'")
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']{12,}'(?!\w)")  # an apostrophe in "I've" is no quote
 _FILLER = re.compile(r"^(?:(?:oh|well|so|also|btw|by the way|fyi|and|but|actually|anyway|guess what|news|update|"
                      r"ok|okay|yeah|yes|hey|hi|hello|omg|wow|finally|big news)\b[,:!.]?\s*)+", _I)
 _TRANSIENT = re.compile(r"^(?:is |'s )?(?:not |so |really |very )?(?:sick|ill|tired|sad|upset|angry|mad|late|busy|"
@@ -81,16 +81,17 @@ _HAS = re.compile(
     rf"(?:a|an|one|two|three|four|\d|a new|another|our|my|a second|a third)? ?{_MOD}{_REL}{_AFTER_REL}"
     rf"(?:,? (?:an? |the )?(?:[\w-]+ )?(?:{PET_WORD}))?"  # "a dog, a lab called Bruno"
     rf"(?:,? (?:called |named |whose name is )?(?P<names>{_NAMES}))?\b", _I)
-# "I'm seeing someone new", "I've been dating Marta", "I got engaged to Sam"
+# "I'm seeing someone new", "I've (just) started dating someone", "I've been dating Marta", "I got engaged to Sam"
 _DATING = re.compile(
-    rf"\bi(?:'m| am|'ve been| have been| started| began| just started)? (?:seeing|dating) "
+    rf"\bi(?:'m| am|'ve been| have been|(?:'ve| have)? (?:just |recently )?(?:started|began))? (?:seeing|dating) "
     rf"(?:(?:someone|somebody|a (?:guy|girl|man|woman))(?: new)?(?=$|[,.!;]| and)|(?P<names>{_NAME}))|"
     rf"\bi(?:'m| am| got| just got)? (?:engaged|married) to (?P<names2>{_NAME})\b|"
     rf"\bi(?: just)? married (?P<names3>{_NAME})\b|\bi'm in a relationship with (?P<names4>{_NAME})\b", _I)
 # Names for the last nameless one: "His name is Churro", "we named her Luna"
 _NAMING = re.compile(
     rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) (?:names? (?:is|are)|name's)|"
-    rf"(?:he|she|it)(?:'s| is) (?:called|named)|we (?:named|called) (?:him|her|it|them)|"
+    rf"(?:he|she|it)(?:'s| is) (?:called|named)|they(?:'re| are) (?:called|named)|"
+    rf"we (?:named|called) (?:him|her|it|them)|"
     rf"(?:i|we) call (?:him|her|it|them)) (?P<names>{_NAMES})\b", _I)
 _PARTNER = "|".join(sorted(words_for("partner"), key=len, reverse=True))
 _BREAKS = (

@@ -45,6 +45,7 @@ def conjugate(verb: str) -> str:
     return verb + "s"
 
 
+_HOUSEHOLD = {"our": "their", "ours": "theirs"}
 _THIRD_PERSON_AUX = {"is", "does", "did", "has", "was", "cannot", "will", "would"}
 _CONTRACTIONS = {"I'm": "I am", "I've": "I have", "I'd": "I would", "I'll": "I will"}
 
@@ -56,6 +57,8 @@ def third_person(clause: str) -> str:
         text = re.sub(rf"\bI\s*{re.escape(neg)}\b", "I " + repl, text, flags=re.IGNORECASE)
     for short, full in _CONTRACTIONS.items():
         text = re.sub(rf"\b{short}\b", full, text, flags=re.IGNORECASE)
+    # "our" is the user's household's: "their" where no "we" is left to say whose ("I like our new flat")
+    owner = {} if re.search(r"\b(?:we|us|we're|we've)\b", text, re.IGNORECASE) else _HOUSEHOLD
     out: list[str] = []
     verb_due = False  # the next verb after "I" must agree with "the user"
     for tok in pieces(text):
@@ -68,7 +71,7 @@ def third_person(clause: str) -> str:
             agrees = verb_due or low in _THIRD_PERSON_AUX or not tok[0].isalpha()
             out.append(tok if agrees else conjugate(tok))
         else:
-            out.append(_POSSESSIVE.get(low, tok))
+            out.append(_POSSESSIVE.get(low) or owner.get(low, tok))
     result = "".join(out).strip()
     result = result[0].upper() + result[1:] if result else result
     return result if result.endswith((".", "?", "!")) else result + "."
