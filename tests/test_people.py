@@ -173,3 +173,11 @@ def test_an_introduction_in_the_we_voice_is_kept_on_the_record_only() -> None:
     loose = [i.value["text"] for i in env.store.search(env.scope.ns("facts"), limit=50)]
     assert not any("says we" in t for t in loose), loose  # not "The user says we adopted a rabbit, ..."
     assert _people(env)["Biscuit"]["relation"] == "pet"
+
+
+def test_a_question_about_dating_recalls_the_current_partner_only() -> None:
+    env = _env()
+    _say(env, 0, "Raj and I split up.")
+    _say(env, 1, "I've started dating someone, he's called Omar.")
+    assert _recalled(env, "Who am I dating?") == ["Omar: the user's partner."]
+    assert _recalled(env, "I'm seeing the dentist tomorrow.") == []

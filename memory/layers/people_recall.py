@@ -1,7 +1,7 @@
 """Recall of people and pets: the records a message names, by name or by the word for their relation.
 
-"How should I celebrate with my girlfriend?" recalls the current partner (Marta); "Is chocolate
-bad for Churro?" recalls Churro; "my ex" recalls ex-partners; "the dog" recalls the user's dogs.
+"How should I celebrate with my girlfriend?" or "Who am I dating?" recalls the current partner
+(Marta); "Is chocolate bad for Churro?" recalls Churro; "my ex" recalls ex-partners; "the dog" recalls the user's dogs.
 A word recalls only the records it can mean: a partner word the current partner, "ex" the
 ex-partners, a pet word the pets of its species, a family word the relatives called by it (or of
 that relation, when the record keeps no word). Each person is one ``person`` memory (score 1.0:
@@ -17,6 +17,8 @@ from memory.layers.people import Record, people_records
 from memory.write_policy.people_words import PLURALS, RELATION_WORD, relation_of, species_of
 
 _WORD = re.compile(rf"\b(?:{RELATION_WORD})\b", re.IGNORECASE)
+# A question about the relation itself names the partner without a partner word ("Who am I dating?").
+_COUPLE = re.compile(r"\b(?:dating|am i seeing|married to|engaged to|in a relationship|date night)\b", re.IGNORECASE)
 MAX_PEOPLE = 6  # a message that names the whole family still gets a short block
 
 
@@ -27,7 +29,7 @@ def recall_people(env: LayerEnv, query: str) -> list[Recalled]:
     records = people_records(env)
     if not records:
         return []
-    words = [w.group(0).lower() for w in _WORD.finditer(query)]
+    words = [w.group(0).lower() for w in _WORD.finditer(query)] + (["partner"] if _COUPLE.search(query) else [])
     named = [r for r in records if _named(r, query) or any(_called(r, w) for w in words)]
     named.sort(key=lambda r: (not _named(r, query), not r["current"], r["id"]))
     return [
