@@ -63,8 +63,9 @@ def _review(agent: MemoryAgent, thread: str, result: TurnResult, reader: Message
     while result.interrupt:
         try:
             answer = reader.ask(_question(result.interrupt))
-        except EOFError:
-            answer = ""
+        except EOFError:  # the input ended unanswered: the question stays pending (the page's Reviews)
+            print("(input ended: the question stays pending until it is answered)")
+            raise
         said = answer.strip().lower()
         if said not in YES | NO:
             reader.pending = answer
@@ -151,6 +152,8 @@ def _loop(agent: MemoryAgent, thread: str, ask: Callable[[str], str]) -> int:
             continue
         try:
             result = _review(agent, thread, agent.say(line, thread), reader)
+        except EOFError:
+            return 0
         except InvalidInput as err:
             print(f"error: {err}")
             continue

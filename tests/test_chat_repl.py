@@ -58,3 +58,14 @@ def test_a_line_that_is_no_answer_to_a_review_declines_it_and_is_not_lost(ctx, c
     assert out.count("taken as no") == 1, out
     assert "Here is what I" in out.split("taken as no", 1)[1]  # /memories ran as the command it was
     assert not any("emoji" in r.lower() for r in rules) and any("option" in r.lower() for r in rules), rules
+
+
+def test_input_ending_at_a_review_leaves_it_pending(ctx, capsys: pytest.CaptureFixture[str]) -> None:
+    from dataclasses import replace
+
+    with MemoryAgent(replace(ctx, review_rules=True)) as agent:
+        out = _session(agent, ["From now on, please be more concise."], capsys)
+        assert "stays pending" in out
+        assert agent.store.search(("users", "alice", "rules"), limit=10) == []
+        assert agent.resume("t1", True).interrupt is None  # answered later: saved then
+        assert [i.value for i in agent.store.search(("users", "alice", "rules"), limit=10)]
