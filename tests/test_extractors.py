@@ -131,6 +131,18 @@ def test_llm_extractor_with_structured_output_is_grounded_afterwards() -> None:
     assert isinstance(extractor, FactExtractor) and extractor.needs_llm
 
 
+def test_llm_extractor_drops_a_fact_a_weak_model_left_in_the_first_person() -> None:
+    """Seen with the 135M model behind llama.cpp: "Punter I am allergic to peanuts." was stored beside the slot."""
+    answer = ExtractedFacts(facts=[
+        ExtractedFact(text="Punter I am allergic to peanuts.", value="peanuts", source_ids=["m1"]),
+        ExtractedFact(text="The user says my dog is Rex.", value="Rex", source_ids=["m1"]),
+        ExtractedFact(text="I am allergic to peanuts.", key="allergies", value="peanuts", source_ids=["m1"]),
+    ])
+    model = StructuredFake(responses=[], answer=answer, prompts=[])
+    facts = LLMFactExtractor(model).extract([user("m1", "I'm allergic to peanuts. My dog is Rex.")])
+    assert [f.text for f in facts] == ["The user is allergic to peanuts."]
+
+
 def test_llm_extractor_parses_json_from_a_plain_chat_model_and_drops_malformed_items() -> None:
     reply = (
         "Sure! ```json\n"

@@ -240,12 +240,18 @@ def _person(person: ExtractedPerson, message_ids: set[str]) -> SaidPerson | None
     return SaidPerson(mention, [s for s in person.source_ids if s in message_ids])
 
 
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself)\b")  # "I" in any case is the pronoun
+
+
 def _candidate(fact: ExtractedFact, message_ids: set[str]) -> CandidateFact | None:
     key = re.sub(r"\W+", "_", fact.key.strip().lower()).replace("favorite_", "favourite_") if fact.key else None
     slot = slot_for(key)
     text = fact.text.strip()
     if re.match(r"^(?:i|i'm|my)\b", text, re.IGNORECASE):
         text = third_person(text)
+    if _FIRST_PERSON.search(text):
+        log.info("dropped an extracted fact still in the first person: %r", text[:80])
+        return None  # recalled later, "I" would read as the assistant; a weak model's "Punter I am ..."
     if fact.value and not set(content_words(text)) & set(content_words(fact.value)):
         log.info("dropped an extracted fact whose text does not state its value: %r", text[:80])
         return None  # grounding checks the value, so a text ("...") unrelated to it must not ride along
