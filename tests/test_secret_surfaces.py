@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -56,7 +57,17 @@ def _chat(data: Path, monkeypatch: pytest.MonkeyPatch, thread: str, *lines: str)
 
 
 def _traces(data: Path, needles: list[str]) -> dict[str, list[str]]:
-    return {n: found for n in needles if n and (found := files_with(data, n))}
+    return {n: found for n in needles if n and (found := _holding(data, n))}
+
+
+def _holding(data: Path, needle: str) -> list[str]:
+    """``files_with``, except that a digits-only needle must stand alone: a checkpoint's timings
+    ("check_ms": 12.66319...) hold any five digits by chance, and are no trace of a passcode.
+    """
+    if not needle.isdigit():
+        return files_with(data, needle)
+    alone = re.compile(rb"(?<![\d.])" + needle.encode() + rb"(?![\d])")
+    return sorted(str(p.relative_to(data)) for p in data.rglob("*") if p.is_file() and alone.search(p.read_bytes()))
 
 
 def test_said_secrets_and_split_keys_reach_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
