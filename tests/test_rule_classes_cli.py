@@ -8,24 +8,11 @@ review off so the proposed rule is kept), then ``memories --json`` from a fresh 
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 
-from tests.support import ROOT
-from tests.support import cli as in_process
+from tests.support.cli import scripted_cli
 
-MODELS = ["--chat-model", "scripted", "--embedding-model", "hash:384"]
-
-
-def _cli(data: Path, *args: str, stdin: str = "") -> str:
-    env = {**os.environ, "MEMORY_REVIEW_RULES": "false", "HF_HUB_OFFLINE": "1"}
-    done = in_process.run(
-        [sys.executable, "-m", "app.cli", "--data-dir", str(data), *MODELS, *args],
-        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=600, env=env,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
+_cli = scripted_cli  # tests/support/cli.py: scripted model, hash embeddings, review off
 
 
 def _chat(data: Path, thread: str, *lines: str) -> None:

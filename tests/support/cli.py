@@ -144,3 +144,18 @@ def run(cmd: Sequence[str], *, input: str | None = None, env: Mapping[str, str] 
         raise ValueError(f"not a memory-agent command line: {cmd[:3]}")
     done = main(cmd[3:], stdin=input, env=env, cwd=cwd, timeout=timeout)
     return subprocess.CompletedProcess(cmd, done.returncode, done.stdout, done.stderr)
+
+
+SCRIPTED = ("--chat-model", "scripted", "--embedding-model", "hash:384")
+
+
+def scripted_cli(data: Path, *args: str, stdin: str = "") -> str:
+    """One `memory-agent` call on ``data`` with the scripted model, hash embeddings and rule review off;
+    its stdout, after asserting it exited 0."""
+    from tests.support import ROOT
+
+    env = {**os.environ, "MEMORY_REVIEW_RULES": "false", "HF_HUB_OFFLINE": "1"}
+    done = run([sys.executable, *MODULE, "--data-dir", str(data), *SCRIPTED, *args],
+               input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return str(done.stdout)
