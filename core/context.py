@@ -7,8 +7,8 @@ one file configures the CLI, the notebooks and ``langgraph dev`` alike.
 
 Two kinds of field: per-run settings, which a server client may send, and
 server settings (``SERVER_SETTINGS``: where data lives, which embedding model
-indexed it, the limits of ``core/limits.py``), which come from the server's environment only. ``RunContext`` is
-the schema a server shows and accepts; it drops server settings with a warning.
+indexed it, the limits of ``core/limits.py``), which come from the server's environment only. ``RunContext``
+(core/run_context.py) is the schema a server shows and accepts; it drops server settings with a warning.
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ import math
 import os
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from typing import Any, get_type_hints
+from typing import Any
 
 from dotenv import find_dotenv, load_dotenv
-from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from core.limits import LIMIT_FIELDS
 from core.prompts import DEFAULT_PERSONA
@@ -268,39 +267,3 @@ def parse_setting(assignment: str) -> tuple[str, Any]:
         raise ValueError(f"unknown setting {name!r} in --set; the fields are those of core/context.py (README, "
                          "Configuration: MEMORY_<FIELD> in lower case)")
     return name, _coerce(name, raw, type(known[name].default), given_as=f"--set {name}")
-
-
-class RunSettings(BaseModel):
-    """What a server run may set (base of ``RunContext``): unknown keys ignored, server settings dropped loudly."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _drop_server_settings(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            sent = sorted(SERVER_SETTINGS & data.keys())
-            if sent:
-                log.warning("ignored context %s: server settings come from the server's environment", sent)
-                data = {k: v for k, v in data.items() if k not in SERVER_SETTINGS}
-        return data
-
-    def to_context(self) -> Context:
-        """The full Context: the fields the client set, the rest from the environment."""
-        return Context(**self.model_dump(exclude_unset=True))
-
-
-def _run_context_model() -> type[RunSettings]:
-    """Derived from Context so the two can never disagree about a field."""
-    hints = get_type_hints(Context)
-    specs: dict[str, Any] = {
-        f.name: (hints[f.name], Field(default=f.default, description=f.metadata.get("description")))
-        for f in fields(Context)
-        if f.name not in SERVER_SETTINGS
-    }
-    model = create_model("RunContext", __base__=RunSettings, **specs)
-    model.__doc__ = "Per-run settings a client may send (server settings are not among them)."
-    return model
-
-
-RunContext = _run_context_model()

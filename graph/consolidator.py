@@ -16,7 +16,8 @@ from typing import Any, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from core.context import Context, RunContext
+from core.context import Context
+from core.run_context import RunContext
 from memory.clock import parse_now
 from memory.env import make_env
 from memory.upkeep.run import run_upkeep

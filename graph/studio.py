@@ -41,7 +41,8 @@ from contextlib import asynccontextmanager
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
-from core.context import Context, RunContext
+from core.context import Context
+from core.run_context import RunContext
 from graph.builder import build_graph
 from memory.privacy.retention_sweep import sweep_retention
 from stores.checkpointer import async_checkpointer

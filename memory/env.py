@@ -15,8 +15,9 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from core.context import Context, RunContext, RunSettings
+from core.context import Context
 from core.identity import authenticated_user, check_asked_user
+from core.run_context import RunContext, RunSettings
 from memory.layers.base import LayerEnv, approve_all
 from memory.write_policy.gate import MemoryGate
 from models.loader import load_embeddings

@@ -68,7 +68,7 @@ def test_the_graph_declares_its_input_and_output() -> None:
 
 
 def test_the_context_schema_is_set_where_the_graph_is_built() -> None:
-    from core.context import RunContext
+    from core.run_context import RunContext
     from graph.consolidator import build_consolidator
 
     assert build_graph(layers=[], context_schema=RunContext).context_schema is RunContext

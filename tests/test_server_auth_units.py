@@ -28,8 +28,9 @@ from core.auth_tokens import (
     active_verifier,
     verifier_from_env,
 )
-from core.context import SERVER_SETTINGS, RunContext
+from core.context import SERVER_SETTINGS
 from core.identity import AUTHENTICATED, IdentityMismatch
+from core.run_context import RunContext
 from graph import auth as server_auth
 from graph.auth import SYSTEM
 from stores.namespaces import UserScope
