@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from memory.write_policy.base import CandidateFact
+from memory.write_policy.people_words import PET_WORD
 from memory.write_policy.person import third_person
 
 _I = re.IGNORECASE
@@ -85,8 +86,8 @@ _SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:I(?:'ve| have)? (?:given up|gave up|quit|stopped|come off|came off|gone off|went off)(?: on)?|"
                 r"I'm (?:off|done with)) (?P<x>(?:the|my) [\w-]+(?: [\w-]+)? diet)\b", _I),
      r"I'm not on \g<x> anymore"),
-    (re.compile(r"\bwe (?:don't|do not) (?P<v>have|own) (?P<x>(?:the|our|a) (?:dog|cat|puppy|kitten|rabbit|bunny|"
-                r"hamster|guinea pig|parrot|budgie|horse|pony|tortoise|snake|car|van|boat|caravan|allotment)) "
+    (re.compile(rf"\bwe (?:don't|do not) (?P<v>have|own) (?P<x>(?:the|our|a) (?:{PET_WORD}|car|van|boat|caravan|"
+                r"allotment)) "
                 rf"{_ANYMORE}\b", _I), r"I don't \g<v> \g<x> anymore"),
     (re.compile(r"^no more (?P<x>[\w -]+?) for me\b(?!.*\b(?:tonight|today|thanks|thank you|please|for now|right now|"
                 r"this (?:time|week|evening))\b)", _I), r"I don't do \g<x> anymore"),

@@ -20,6 +20,7 @@ from datetime import datetime
 
 from memory.text import statements
 from memory.write_policy.chat_forms import statement_before_question
+from memory.write_policy.hypotheticals import HYPOTHETICAL
 from memory.write_policy.people_words import PET_WORD, RELATION_WORD, relation_of, species_of, words_for
 from memory.write_policy.person import third_person
 from memory.write_policy.voices import CAPTION, is_not_the_user
@@ -42,11 +43,6 @@ _REL = rf"(?P<rel>{RELATION_WORD})"
 _AFTER_REL = (r"(?!'s\b|s?\s+(?:allerg\w*|food|walker|sitter|hair|bed|toys?|park|person|people|lover|owner|"
               r"friendly|show|trainer|groomer|treats?|door|flap|litter|insurance|breed|years?)\b)")
 _BREAK_UP = r"(?:broke up|split up|split|separated|divorced|called it quits|ended things|parted ways)"
-_HYPOTHETICAL = re.compile(
-    r"\b(?:if|would|wish|wanna|want(?:s|ed)? (?:a|an|to|one)|hope to|hoping to|thinking (?:of|about)|"
-    r"planning (?:to|on)|plan to|considering|might|maybe|perhaps|someday|one day|imagine|suppose|supposing|"
-    r"pretend|dream(?:ing)? (?:of|about)|dreamt|dreamed|should|whether|could|going to get|gonna get|looking (?:to|for)|"
-    r"in my (?:novel|story|book|game|dream)|character|fictional|let's say)\b", _I)
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']{12,}'(?!\w)")  # an apostrophe in "I've" is no quote
 _FILLER = re.compile(r"^(?:(?:oh|well|so|also|btw|by the way|fyi|and|but|actually|anyway|guess what|news|update|"
                      r"ok|okay|yeah|yes|hey|hi|hello|omg|wow|finally|big news)\b[,:!.]?\s*)+", _I)
@@ -158,7 +154,7 @@ def mentions_in(text: str) -> list[PersonMention]:
         body = _FILLER.sub("", sentence.strip())
         if body.endswith("?"):
             body = statement_before_question(body) or ""
-        cue = _HYPOTHETICAL.search(body)
+        cue = HYPOTHETICAL.search(body)
         body = body[:cue.start()] if cue is not None else body  # what comes before "if", "would", ... stands
         if not body.strip():
             continue

@@ -41,14 +41,15 @@ SPECIES: dict[str, str | None] = {
     **dict.fromkeys(("dog", "dogs", "puppy", "puppies", "pup", "pups", "doggo", "labrador", "lab", "retriever",
                      "golden retriever", "terrier", "spaniel", "poodle", "beagle", "collie", "border collie",
                      "husky", "dachshund", "pug", "bulldog", "corgi", "greyhound", "german shepherd", "chihuahua",
-                     "dalmatian", "rottweiler", "schnauzer", "whippet", "labradoodle", "cockapoo", "boxer"), "dog"),
+                     "dalmatian", "rottweiler", "schnauzer", "whippet", "labradoodle", "cockapoo", "boxer", "shepherd"),
+                    "dog"),
     **dict.fromkeys(("cat", "cats", "kitten", "kittens", "kitty", "tabby", "siamese", "maine coon"), "cat"),
     **dict.fromkeys(("rabbit", "rabbits", "bunny", "bunnies"), "rabbit"),
     **dict.fromkeys(("hamster", "hamsters"), "hamster"),
     **dict.fromkeys(("guinea pig", "guinea pigs"), "guinea pig"),
-    **dict.fromkeys(("parrot", "budgie", "cockatiel", "parakeet", "cockatoo", "canary"), "bird"),
+    **dict.fromkeys(("parrot", "parrots", "budgie", "cockatiel", "parakeet", "cockatoo", "canary"), "bird"),
     **dict.fromkeys(("tortoise", "turtle"), "tortoise"),
-    **dict.fromkeys(("horse", "pony"), "horse"),
+    **dict.fromkeys(("horse", "horses", "pony"), "horse"),
     **dict.fromkeys(("goldfish",), "fish"),
     **dict.fromkeys(("snake", "lizard", "gecko", "ferret", "hedgehog", "chinchilla", "iguana", "axolotl"), None),
     "pet": None, "pets": None,
@@ -60,7 +61,7 @@ WORD_RELATION: dict[str, str] = {w: rel for rel, words in _WORDS.items() for w i
 PLURALS = frozenset({"sons", "daughters", "kids", "children", "twins", "parents", "brothers", "sisters", "siblings",
                      "grandparents", "grandkids", "grandchildren", "grandsons", "granddaughters", "friends",
                      "colleagues", "coworkers", "co-workers", "cousins", "dogs", "puppies", "pups", "cats", "kittens",
-                     "rabbits", "bunnies", "hamsters", "guinea pigs", "pets"})
+                     "rabbits", "bunnies", "hamsters", "guinea pigs", "pets", "parrots", "horses"})
 
 
 def _alternation(words: list[str]) -> str:
