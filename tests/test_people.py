@@ -39,6 +39,7 @@ LAYER = SemanticLayer()
     ("I've started dating someone, he's called Omar.", [("Omar", "partner", None, False)]),
     ("I've just started seeing someone new, her name is Lina.", [("Lina", "partner", None, False)]),
     ("I started dating someone, they're called Sam.", [("Sam", "partner", None, False)]),
+    ("My cat is called Mr Whiskers.", [("Mr Whiskers", "pet", "cat", False)]),  # a title is part of the name
 ])
 def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...]]) -> None:
     assert [(m.name, m.relation, m.species, m.ended) for m in mentions_in(text)] == expected
@@ -57,9 +58,18 @@ def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...
     "Have you started dating someone?",
     "I've started seeing a therapist, she's called Dr Lee.",  # seeing, not dating
     "I told him 'my sister Anna is a nurse' yesterday.",  # a quote in single quotes is still a quote
+    "I have a pet peeve about loud chewing.",  # "pet" before a noun is no pet
+    "Tom and I split the bill.",  # a break-up verb with an object of its own
+    "I left my wife a note.",
+    "In the game my wife Lara is a warrior.",  # fiction
 ])
 def test_traps_yield_nobody(text: str) -> None:
     assert mentions_in(text) == []
+
+
+@pytest.mark.parametrize("text", ["My dad is Irish.", "My husband is Jewish.", "My brother is Deaf."])
+def test_a_nationality_faith_or_state_after_is_is_no_name(text: str) -> None:
+    assert [m.name for m in mentions_in(text)] in ([], [None])
 
 
 def test_a_fact_about_someone_is_kept_with_them() -> None:

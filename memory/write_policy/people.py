@@ -23,6 +23,8 @@ from memory.write_policy.chat_forms import statement_before_question
 from memory.write_policy.hypotheticals import HYPOTHETICAL
 from memory.write_policy.people_words import PET_WORD, RELATION_WORD, relation_of, species_of, words_for
 from memory.write_policy.person import third_person
+from memory.write_policy.phrasings import HEALTH_STATES
+from memory.write_policy.self_names import NOT_A_NAME
 from memory.write_policy.voices import CAPTION, is_not_the_user
 
 _I = re.IGNORECASE
@@ -34,14 +36,20 @@ _NOT_NAMES = frozenset(
     "us you always never often usually still even now then again already recently halloween thanksgiving "
     "netflix google facebook instagram whatsapp tiktok youtube amazon uber english french spanish german italian "
     "chinese japanese covid".split())
-_NAME = r"(?-i:[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?)"
+# A name, with a title when it has one: pets are "Mr Whiskers" and "Lady Grey" as often as people are "Dr Lee".
+_NAME = r"(?-i:(?:(?:Mr|Mrs|Ms|Miss|Dr|Sir|Lady|Lord|Captain|Prof)\.? )?[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?)"
 _NAMES = rf"{_NAME}(?:(?:, | and | & ){_NAME})*"
 _MOD = (r"(?:(?:little|big|baby|younger|older|elder|eldest|youngest|oldest|middle|twin|new|lovely|wonderful|"
         r"beautiful|amazing|sweet|dear|adorable|rescue|long-term|\d+[- ](?:year|month|week)[- ]old|"
         r"one|two|three|four|1|2|3|4) )*")
 _REL = rf"(?P<rel>{RELATION_WORD})"
 _AFTER_REL = (r"(?!'s\b|s?\s+(?:allerg\w*|food|walker|sitter|hair|bed|toys?|park|person|people|lover|owner|"
-              r"friendly|show|trainer|groomer|treats?|door|flap|litter|insurance|breed|years?)\b)")
+              r"friendly|show|trainer|groomer|treats?|door|flap|litter|insurance|breed|years?)\b"
+              r"|(?<=\bpet)\s+(?:peeves?|projects?|theor(?:y|ies)|subjects?|names? for)\b)")  # "my pet peeve"
+# After "my wife is", a nationality, a faith or a state is no name ("my dad is Irish").
+_NOT_AFTER_IS = rf"(?!(?:{'|'.join(sorted(NOT_A_NAME, key=len, reverse=True))}|{HEALTH_STATES})\b)"
+# A break-up verb with an object of its own is no break-up: "Tom and I split the bill", "I left my wife a note".
+_OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|our|my|his|her|their|its|this|that|these|those|some|it|them)\b", _I)
 _BREAK_UP = r"(?:broke up|split up|split|separated|divorced|called it quits|ended things|parted ways)"
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']{12,}'(?!\w)")  # an apostrophe in "I've" is no quote
 _FILLER = re.compile(r"^(?:(?:oh|well|so|also|btw|by the way|fyi|and|but|actually|anyway|guess what|news|update|"
@@ -60,7 +68,7 @@ _NAMED = (
     # "Anna is my sister", "Marta, my girlfriend, ..."
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME})(?: is|,) (?:my|our) {_MOD}{_REL}{_AFTER_REL}\b", _I),
     # "my wife is Claire."
-    re.compile(rf"\b(?:my|our) {_MOD}{_REL} is (?P<names>{_NAME})(?=\s*(?:$|[,.!;]|and\b))", _I),
+    re.compile(rf"\b(?:my|our) {_MOD}{_REL} is {_NOT_AFTER_IS}(?P<names>{_NAME})(?=\s*(?:$|[,.!;]|and\b))", _I),
 )
 # "I have a son named Leo and a daughter named Mia": more of them after what the user has
 _MORE = re.compile(rf"^(?:,? and|,) (?:a|an|one|two|three|\d) {_MOD}{_REL}{_AFTER_REL}"
@@ -176,7 +184,7 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
         named = m["names"] or m["names2"] or m["names3"] or m["names4"]
         out.append(PersonMention(name=_name(named), relation="partner", fact=_EXISTS))
     for pattern in _BREAKS:
-        for m in pattern.finditer(body):
+        for m in (m for m in pattern.finditer(body) if not _OBJECT_AFTER.match(body, m.end())):
             groups = m.groupdict()
             named, word = groups.get("names") or groups.get("names2"), groups.get("rel")
             out.append(PersonMention(name=_name(named), relation="ex_partner", ended=True, word=word and word.lower()))
