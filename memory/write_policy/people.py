@@ -41,7 +41,9 @@ _NAME = r"(?-i:(?:(?:Mr|Mrs|Ms|Miss|Dr|Sir|Lady|Lord|Captain|Prof)\.? )?[A-Z][a-
 _NAMES = rf"{_NAME}(?:(?:, | and | & ){_NAME})*"
 _MOD = (r"(?:(?:little|big|baby|younger|older|elder|eldest|youngest|oldest|middle|twin|new|lovely|wonderful|"
         r"beautiful|amazing|sweet|dear|adorable|rescue|long-term|\d+[- ](?:year|month|week)[- ]old|"
-        r"one|two|three|four|1|2|3|4) )*")
+        r"one|two|three|four|1|2|3|4|[a-z]+(?:ed|ing)) )*")  # "a retired racing greyhound"
+# One word before a pet word, a breed or a kind: "my leopard gecko Ziggy", "a black lab"
+_KIND = rf"(?:[a-z][\w-]+ (?=(?:{PET_WORD})\b))?"
 _REL = rf"(?P<rel>{RELATION_WORD})"
 _AFTER_REL = (r"(?!'s\b|s?\s+(?:allerg\w*|food|walker|sitter|hair|bed|toys?|park|person|people|lover|owner|"
               r"friendly|show|trainer|groomer|treats?|door|flap|litter|insurance|breed|years?)\b"
@@ -51,6 +53,8 @@ _NOT_AFTER_IS = rf"(?!(?:{'|'.join(sorted(NOT_A_NAME, key=len, reverse=True))}|{
 # A break-up verb with an object of its own is no break-up: "Tom and I split the bill", "I left my wife a note".
 _OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|our|my|his|her|their|its|this|that|these|those|some|it|them)\b", _I)
 _BREAK_UP = r"(?:broke up|split up|split|separated|divorced|called it quits|ended things|parted ways)"
+_NAMING_ASKED = re.compile(r"\b(?:call|name|naming|calling)\b", _I)  # "should I call my cat Pierogi?"
+_EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF][\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*")
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']{12,}'(?!\w)")  # an apostrophe in "I've" is no quote
 _FILLER = re.compile(r"^(?:(?:oh|well|so|also|btw|by the way|fyi|and|but|actually|anyway|guess what|news|update|"
                      r"ok|okay|yeah|yes|hey|hi|hello|omg|wow|finally|big news)\b[,:!.]?\s*)+", _I)
@@ -60,13 +64,15 @@ _TRANSIENT = re.compile(r"^(?:is |'s )?(?:not |so |really |very )?(?:sick|ill|ti
 
 _NAMED = (
     # "my girlfriend Marta", "our dog, Rex", "my kids Tom and Ella"
-    re.compile(rf"\b(?:my|our) {_MOD}{_REL}{_AFTER_REL},? (?P<names>{_NAMES})\b", _I),
+    re.compile(rf"\b(?:my|our) {_MOD}{_KIND}{_REL}{_AFTER_REL},? (?P<names>{_NAMES})\b", _I),
     # "my dog's name is Rex", "my sister is called Anna", "a cat named Mochi"
     re.compile(rf"\b(?:my|our) {_MOD}{_REL}(?:'s name is|'s name's|'s called|'s named| is called| is named| named| "
-               rf"called| whose name is) "
+               rf"name is| called| whose name is) "
                rf"(?P<names>{_NAMES})\b", _I),
     # "Anna is my sister", "Marta, my girlfriend, ..."
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME})(?: is|,) (?:my|our) {_MOD}{_REL}{_AFTER_REL}\b", _I),
+    # "RIP Goldie, our goldfish —": an apposition that closes, anywhere
+    re.compile(rf"\b(?P<names>{_NAME}), (?:my|our) {_MOD}{_KIND}{_REL}{_AFTER_REL}(?=\s*(?:$|[,.!;:—–-]))", _I),
     # "my wife is Claire."
     re.compile(rf"\b(?:my|our) {_MOD}{_REL} is {_NOT_AFTER_IS}(?P<names>{_NAME})(?=\s*(?:$|[,.!;]|and\b))", _I),
 )
@@ -89,7 +95,8 @@ _HAS = re.compile(
 _DATING = re.compile(
     rf"\bi(?:'m| am|'ve been| have been|(?:'ve| have)? (?:just |recently )?(?:started|began))? (?:seeing|dating) "
     rf"(?:(?:someone|somebody|a (?:guy|girl|man|woman))(?: new)?(?=$|[,.!;]| and)|(?P<names>{_NAME}))|"
-    rf"\bi(?:'m| am| got| just got)? (?:engaged|married) to (?P<names2>{_NAME})\b|"
+    rf"(?:\bi(?:'m| am| got| just got|'ve been| have been)?|^(?:been|got|just got)) (?:engaged|married) to "
+    rf"(?P<names2>{_NAME})\b|"
     rf"\bi(?: just)? married (?P<names3>{_NAME})\b|\bi'm in a relationship with (?P<names4>{_NAME})\b", _I)
 # Names for the last nameless one: "His name is Churro", "we named her Luna"
 _NAMING = re.compile(
@@ -123,6 +130,18 @@ _FACT = re.compile(
     rf"hates|has|plays|studies|teaches|speaks|eats|prefers|enjoys|adores|was born|turned|turns|just turned|"
     rf"can't|doesn't|does not|cannot|never|always) .+)$", _I)
 _NAMING_ONLY = re.compile(rf"^(?:is|'s) (?:called|named)\b|^'s name|^(?:is|'s) {_NAME}$", _I)
+# "divorced from Mark since 2019", "I'm separated from my husband"
+_BROKE_FROM = re.compile(rf"(?:^|\bi(?:'m| am|'ve been| have been| got) )(?:just |recently |finally )?"
+                         rf"(?:divorced|separated) from (?:my {_MOD}(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|"
+                         rf"(?P<names2>{_NAME}))", _I)
+# Who the user does things with is in their life: "my older sister and I", "me and my ex-wife"
+_TOGETHER = re.compile(rf"(?P<me>\bme and )?\b(?:my|our) {_MOD}{_REL}{_AFTER_REL}(?(me)(?! {_NAME})|,? and (?:i|me)\b)",
+                       _I)
+# "my husband's away", "mum's in hospital": "'s" for "is" before a state, after "my X" or a bare parent's word
+_CONTRACTED = re.compile(rf"^(?:(?:my|our) {_MOD}{_REL}|(?P<kin>mum|mom|mam|dad|grandma|grandpa|nan|nana|gran|granny|"
+                         r"grandad))(?:'s| is) (?:away|home|in|at|off|out|back|not|been|got|always|never|so|really|"
+                         r"very|still|also|just|from|an?|\d+|turning|going|coming|getting|moving|staying|visiting|"
+                         r"working|starting|retired|pregnant|sick|ill|allergic)\b", _I)
 _KEEP_NAMELESS = frozenset({"partner", "ex_partner", "child", "parent", "sibling", "grandparent", "grandchild", "pet"})
 
 
@@ -157,10 +176,12 @@ def mentions_in(text: str) -> list[PersonMention]:
     if is_not_the_user(text):
         return []
     found: list[PersonMention] = []
-    text = _QUOTED.sub(" ", CAPTION.sub("", text))
+    text = _EMOJI.sub(". ", _QUOTED.sub(" ", CAPTION.sub("", text)))  # an emoji ends a sentence
     for sentence in statements(_capitalised(text) if text == text.lower() else text):
         body = _FILLER.sub("", sentence.strip())
-        if body.endswith("?"):
+        if body.endswith("?"):  # "can you help me write a card for my sister Leah?" still says who Leah is
+            if not HYPOTHETICAL.search(body) and not _NAMING_ASKED.search(body):
+                found += [_mention(m["rel"], n) for m in _NAMED[0].finditer(body) for n in _names(m["names"])]
             body = statement_before_question(body) or ""
         cue = HYPOTHETICAL.search(body)
         body = body[:cue.start()] if cue is not None else body  # what comes before "if", "would", ... stands
@@ -183,7 +204,8 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
     for m in _DATING.finditer(body):
         named = m["names"] or m["names2"] or m["names3"] or m["names4"]
         out.append(PersonMention(name=_name(named), relation="partner", fact=_EXISTS))
-    for pattern in _BREAKS:
+    ended = len(out)
+    for pattern in (*_BREAKS, _BROKE_FROM):
         for m in (m for m in pattern.finditer(body) if not _OBJECT_AFTER.match(body, m.end())):
             groups = m.groupdict()
             named, word = groups.get("names") or groups.get("names2"), groups.get("rel")
@@ -191,9 +213,14 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
     for m in _GONE.finditer(body):
         rel, named = m["rel"] or m["rel2"], m["names"] or m["names2"]
         out.append(replace(_mention(rel, _name(named)), ended=True))
+    if len(out) == ended:  # "my ex and I split up" ends a relation; only then is "and I" no news
+        out += [_mention(m["rel"], None, existing=True) for m in _TOGETHER.finditer(body)]
+    if (said := _CONTRACTED.match(body)) is not None:
+        out.append(_mention(said["kin"] or said["rel"], None, existing=True))
     fact = _FACT.match(body)
-    if fact is not None and not _TRANSIENT.match(fact["said"]) and not _NAMING_ONLY.match(fact["said"]):
-        said = third_person(body)
+    if fact is not None and not _NAMING_ONLY.match(fact["said"]):
+        lasting = not _TRANSIENT.match(fact["said"])  # "my mom is sick today": she exists, the rest passes
+        said = third_person(body) if lasting else _EXISTS
         out.append(replace(_mention(fact["rel"], _name(fact["names"])), fact=said))
     return [m for m in out if m.relation]
 

@@ -15,7 +15,7 @@ RELATIONS = ("partner", "ex_partner", "child", "parent", "sibling", "grandparent
 
 _WORDS: dict[str, tuple[str, ...]] = {
     "partner": ("wife", "husband", "hubby", "partner", "spouse", "girlfriend", "boyfriend", "gf", "bf",
-                "fiance", "fiancé", "fiancee", "fiancée", "other half", "better half", "missus"),
+                "fiance", "fiancé", "fiancee", "fiancée", "other half", "better half", "missus", "wifey"),
     "ex_partner": ("ex", "ex-wife", "ex-husband", "ex-girlfriend", "ex-boyfriend", "ex-partner", "ex-fiance",
                    "ex-fiancé", "ex-fiancee", "ex-fiancée"),
     "child": ("son", "daughter", "kid", "child", "baby", "toddler", "stepson", "stepdaughter", "sons", "daughters",
@@ -23,12 +23,12 @@ _WORDS: dict[str, tuple[str, ...]] = {
     "parent": ("mom", "mum", "mother", "dad", "father", "mam", "stepmom", "stepmum", "stepdad", "stepfather",
                "stepmother", "parents"),
     "sibling": ("brother", "sister", "sibling", "twin", "brothers", "sisters", "siblings", "stepbrother",
-                "stepsister", "half-brother", "half-sister"),
+                "stepsister", "half-brother", "half-sister", "sis", "bro"),
     "grandparent": ("grandma", "grandmother", "grandpa", "grandfather", "gran", "granny", "nan", "nana",
                     "grandad", "granddad", "grandparents"),
     "grandchild": ("grandson", "granddaughter", "grandkid", "grandchild", "grandkids", "grandchildren",
                    "grandsons", "granddaughters"),
-    "friend": ("friend", "best friend", "bestie", "bff", "buddy", "pal", "friends"),
+    "friend": ("friend", "best friend", "bestie", "bff", "buddy", "pal", "friends", "mate", "best mate", "mates"),
     "colleague": ("colleague", "coworker", "co-worker", "boss", "manager", "teammate", "colleagues",
                   "coworkers", "co-workers"),
     "other": ("aunt", "uncle", "cousin", "niece", "nephew", "neighbour", "neighbor", "roommate", "flatmate",
@@ -60,8 +60,8 @@ _REPTILES = {"snake": "snake", "lizard": "lizard", "gecko": "gecko", "ferret": "
 WORD_RELATION: dict[str, str] = {w: rel for rel, words in _WORDS.items() for w in words} | dict.fromkeys(SPECIES, "pet")
 PLURALS = frozenset({"sons", "daughters", "kids", "children", "twins", "parents", "brothers", "sisters", "siblings",
                      "grandparents", "grandkids", "grandchildren", "grandsons", "granddaughters", "friends",
-                     "colleagues", "coworkers", "co-workers", "cousins", "dogs", "puppies", "pups", "cats", "kittens",
-                     "rabbits", "bunnies", "hamsters", "guinea pigs", "pets", "parrots", "horses"})
+                     "colleagues", "coworkers", "co-workers", "cousins", "mates", "dogs", "puppies", "pups", "cats",
+                     "kittens", "rabbits", "bunnies", "hamsters", "guinea pigs", "pets", "parrots", "horses"})
 
 
 def _alternation(words: list[str]) -> str:
