@@ -18,7 +18,8 @@ from memory.privacy.export import export_user
 from memory.privacy.forget import forget, would_forget
 from memory.prompt import volatile_part
 from memory.write_policy.llm import ExtractedFacts, ExtractedPerson, LLMFactExtractor
-from memory.write_policy.people import PersonMention, mentions_in
+from memory.write_policy.people import mentions_in
+from memory.write_policy.person_mention import PersonMention
 from models.loader import HashEmbeddings
 from stores.namespaces import UserScope
 from tests.support.extract_helpers import StructuredFake
@@ -40,6 +41,13 @@ LAYER = SemanticLayer()
     ("I've just started seeing someone new, her name is Lina.", [("Lina", "partner", None, False)]),
     ("I started dating someone, they're called Sam.", [("Sam", "partner", None, False)]),
     ("My cat is called Mr Whiskers.", [("Mr Whiskers", "pet", "cat", False)]),  # a title is part of the name
+    ("Meet Luna, my new kitten!", [("Luna", "pet", "cat", False)]),  # an apposition that closes
+    ("my wife (Claire) says hi", [("Claire", "partner", None, False)]),
+    ("Can you help me plan a party for my brother Sam?", [("Sam", "sibling", None, False)]),  # a request
+    ("Been married to Dev for six years.", [("Dev", "partner", None, False)]),  # no subject, as in chat
+    ("Divorced from Paul since 2020.", [("Paul", "ex_partner", None, True)]),
+    ("We adopted a neutered greyhound 🐕 she's called Flo", [("Flo", "pet", "dog", False)]),
+    ("I have twin girls, Rose and Lily.", [("Rose", "child", None, False), ("Lily", "child", None, False)]),
 ])
 def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...]]) -> None:
     assert [(m.name, m.relation, m.species, m.ended) for m in mentions_in(text)] == expected
@@ -61,6 +69,8 @@ def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...
     "Tom and I split the bill.",  # a break-up verb with an object of its own
     "I left my wife a note.",
     "In the game my wife Lara is a warrior.",  # fiction
+    "Should I call my new puppy Biscuit?",  # a question about what to call someone
+    "I have tutored kids for years.",  # a verb in -ed after "have" is no description
 ])
 def test_traps_yield_nobody(text: str) -> None:
     assert mentions_in(text) == []

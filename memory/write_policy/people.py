@@ -14,15 +14,14 @@ message introduced. The semantic layer keeps what it reads as person records
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import replace
 
 from memory.text import statements
 from memory.write_policy.chat_forms import statement_before_question
 from memory.write_policy.hypotheticals import HYPOTHETICAL
 from memory.write_policy.people_words import PET_WORD, RELATION_WORD, relation_of, species_of, words_for
 from memory.write_policy.person import third_person
+from memory.write_policy.person_mention import PersonMention
 from memory.write_policy.phrasings import HEALTH_STATES
 from memory.write_policy.self_names import NOT_A_NAME
 from memory.write_policy.voices import CAPTION, is_not_the_user
@@ -40,8 +39,11 @@ _NOT_NAMES = frozenset(
 _NAME = r"(?-i:(?:(?:Mr|Mrs|Ms|Miss|Dr|Sir|Lady|Lord|Captain|Prof)\.? )?[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?)"
 _NAMES = rf"{_NAME}(?:(?:, | and | & ){_NAME})*"
 _MOD = (r"(?:(?:little|big|baby|younger|older|elder|eldest|youngest|oldest|middle|twin|new|lovely|wonderful|"
-        r"beautiful|amazing|sweet|dear|adorable|rescue|long-term|\d+[- ](?:year|month|week)[- ]old|"
-        r"one|two|three|four|1|2|3|4|[a-z]+(?:ed|ing)) )*")  # "a retired racing greyhound"
+        r"beautiful|amazing|sweet|dear|adorable|rescue|long-term|late|old|\d+(?:[- ](?:year|month|week)s?[- ]old|"
+        r"\s?yo|\s?y/o)|"
+        r"one|two|three|four|1|2|3|4) )*")
+# Words in -ed and -ing describe only after "a" or "my": "a retired racing greyhound", not "I have tutored kids"
+_DESCRIBED = r"(?:[a-z]+(?:ed|ing) )*"
 # One word before a pet word, a breed or a kind: "my leopard gecko Ziggy", "a black lab"
 _KIND = rf"(?:[a-z][\w-]+ (?=(?:{PET_WORD})\b))?"
 _REL = rf"(?P<rel>{RELATION_WORD})"
@@ -64,15 +66,19 @@ _TRANSIENT = re.compile(r"^(?:is |'s )?(?:not |so |really |very )?(?:sick|ill|ti
 
 _NAMED = (
     # "my girlfriend Marta", "our dog, Rex", "my kids Tom and Ella"
-    re.compile(rf"\b(?:my|our) {_MOD}{_KIND}{_REL}{_AFTER_REL},? (?P<names>{_NAMES})\b", _I),
+    re.compile(rf"\b(?:my|our) {_DESCRIBED}{_MOD}{_KIND}{_REL}{_AFTER_REL},? (?P<names>{_NAMES})\b", _I),
     # "my dog's name is Rex", "my sister is called Anna", "a cat named Mochi"
-    re.compile(rf"\b(?:my|our) {_MOD}{_REL}(?:'s name is|'s name's|'s called|'s named| is called| is named| named| "
-               rf"name is| called| whose name is) "
+    re.compile(rf"\b(?:my|our) {_MOD}{_REL}(?:, an? (?:[\w-]+ )?(?:{PET_WORD}))?(?:'s name is|'s name's|'s called|"
+               rf"'s named| is called| is named| named| name is| called| whose name is|"
+               rf",? who(?:'s| is) (?:called|named)) "
                rf"(?P<names>{_NAMES})\b", _I),
     # "Anna is my sister", "Marta, my girlfriend, ..."
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME})(?: is|,) (?:my|our) {_MOD}{_REL}{_AFTER_REL}\b", _I),
-    # "RIP Goldie, our goldfish —": an apposition that closes, anywhere
-    re.compile(rf"\b(?P<names>{_NAME}), (?:my|our) {_MOD}{_KIND}{_REL}{_AFTER_REL}(?=\s*(?:$|[,.!;:—–-]))", _I),
+    # "RIP Goldie, our goldfish —", "Jake (my stepson)": an apposition that closes, anywhere
+    re.compile(rf"\b(?P<names>{_NAME})(?:, | \()(?:my|our) {_MOD}{_KIND}{_REL}{_AFTER_REL}"
+               rf"(?=\s*(?:$|[),.!;:—–-]))", _I),
+    # "my wife (Claire)", "my partner — Sam —"
+    re.compile(rf"\b(?:my|our) {_MOD}{_KIND}{_REL}{_AFTER_REL}(?: \(| [—–-] )(?P<names>{_NAMES})(?:\)| [—–-])", _I),
     # "my wife is Claire."
     re.compile(rf"\b(?:my|our) {_MOD}{_REL} is {_NOT_AFTER_IS}(?P<names>{_NAME})(?=\s*(?:$|[,.!;]|and\b))", _I),
 )
@@ -88,7 +94,7 @@ _HAS = re.compile(
     rf"(?:\b(?:i|we|my \w+ and i)(?:'ve| have)?|^)(?:\s?(?:just|recently|finally|also|now))?\s?(?:have|own|got|adopted|"
     rf"rescued|"
     rf"bought|brought home|took in|welcomed|fostered|have got) (?:ourselves |myself )?"
-    rf"(?:a|an|one|two|three|four|\d|a new|another|our|my|a second|a third)? ?{_MOD}{_REL}{_AFTER_REL}"
+    rf"(?:(?:a|an|one|two|three|four|\d|a new|another|our|my|a second|a third) {_DESCRIBED})?{_MOD}{_REL}{_AFTER_REL}"
     rf"(?:,? (?:an? |the )?(?:[\w-]+ )?(?:{PET_WORD}))?"  # "a dog, a lab called Bruno"
     rf"(?:,? (?:called |named |whose name is )?(?P<names>{_NAMES}))?\b", _I)
 # "I'm seeing someone new", "I've (just) started dating someone", "I've been dating Marta", "I got engaged to Sam"
@@ -143,32 +149,6 @@ _CONTRACTED = re.compile(rf"^(?:(?:my|our) {_MOD}{_REL}|(?P<kin>mum|mom|mam|dad|
                          r"very|still|also|just|from|an?|\d+|turning|going|coming|getting|moving|staying|visiting|"
                          r"working|starting|retired|pregnant|sick|ill|allergic)\b", _I)
 _KEEP_NAMELESS = frozenset({"partner", "ex_partner", "child", "parent", "sibling", "grandparent", "grandchild", "pet"})
-
-
-@dataclass(frozen=True)
-class PersonMention:
-    """One person or pet in the user's life as a message names them.
-
-    ``relation`` is one of ``people_words.RELATIONS``; ``ended`` says the relation has
-    ended (a break-up: relation ``ex_partner``; a death: the relation it was); ``fact`` is a
-    standalone sentence about them, in the third person ("The user's sister Anna lives in Berlin.").
-    """
-
-    name: str | None
-    relation: str
-    species: str | None = None
-    ended: bool = False
-    fact: str | None = None
-    word: str | None = None  # the word the user called them by ("sister"), when there was one
-
-
-@dataclass(frozen=True)
-class SaidPerson:
-    """A mention with where it came from: the ids of the user's messages and when they were said."""
-
-    mention: PersonMention
-    sources: Sequence[str]
-    stated_at: datetime | None = None
 
 
 def mentions_in(text: str) -> list[PersonMention]:

@@ -19,7 +19,7 @@ _WORDS: dict[str, tuple[str, ...]] = {
     "ex_partner": ("ex", "ex-wife", "ex-husband", "ex-girlfriend", "ex-boyfriend", "ex-partner", "ex-fiance",
                    "ex-fiancé", "ex-fiancee", "ex-fiancée"),
     "child": ("son", "daughter", "kid", "child", "baby", "toddler", "stepson", "stepdaughter", "sons", "daughters",
-              "kids", "children", "twins"),
+              "kids", "children", "twins", "twin girls", "twin boys", "eldest", "youngest", "oldest"),
     "parent": ("mom", "mum", "mother", "dad", "father", "mam", "stepmom", "stepmum", "stepdad", "stepfather",
                "stepmother", "parents"),
     "sibling": ("brother", "sister", "sibling", "twin", "brothers", "sisters", "siblings", "stepbrother",
