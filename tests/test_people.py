@@ -71,6 +71,8 @@ def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...
     "In the game my wife Lara is a warrior.",  # fiction
     "Should I call my new puppy Biscuit?",  # a question about what to call someone
     "I have tutored kids for years.",  # a verb in -ed after "have" is no description
+    "I bought my son Lego for Christmas.",  # two objects of giving, not a name
+    "I gave my dog Benadryl for his allergies.",
 ])
 def test_traps_yield_nobody(text: str) -> None:
     assert mentions_in(text) == []

@@ -54,6 +54,12 @@ _AFTER_REL = (r"(?!'s\b|s?\s+(?:allerg\w*|food|walker|sitter|hair|bed|toys?|park
 _NOT_AFTER_IS = rf"(?!(?:{'|'.join(sorted(NOT_A_NAME, key=len, reverse=True))}|{HEALTH_STATES})\b)"
 # A break-up verb with an object of its own is no break-up: "Tom and I split the bill", "I left my wife a note".
 _OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|our|my|his|her|their|its|this|that|these|those|some|it|them)\b", _I)
+# After a verb of giving, "my son Lego" is two objects unless a third follows ("gave my son Leo a bike")
+_GIVING = re.compile(r"\b(?:gave|give|gives|giving|bought|buy|buys|buying|got|get|gets|getting|sent|send|sends|taught|"
+                     r"teach|teaches|made|make|makes|showed|show|shows|cooked|cook|baked|bake|"
+                     r"ordered|order|lent|lend|owe|owed|offered|offer|fed|feed|feeds|paid|pay|call|calls|called|"
+                     r"nickname|nicknamed)\s+$", _I)
+_BOUGHT_FOR = re.compile(r"\b(?:got|bought) (?:my|our)\b", _I)
 _BREAK_UP = r"(?:broke up|split up|split|separated|divorced|called it quits|ended things|parted ways)"
 _NAMING_ASKED = re.compile(r"\b(?:call|name|naming|calling)\b", _I)  # "should I call my cat Pierogi?"
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF][\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*")
@@ -174,8 +180,11 @@ def mentions_in(text: str) -> list[PersonMention]:
 def _sentence_mentions(body: str) -> list[PersonMention]:
     out: list[PersonMention] = []
     for pattern in _NAMED:
-        out += [_mention(m["rel"], name) for m in pattern.finditer(body) for name in _names(m["names"])]
+        out += [_mention(m["rel"], name) for m in pattern.finditer(body) for name in _names(m["names"])
+                if not (_GIVING.search(body, 0, m.start()) and not _OBJECT_AFTER.match(body, m.end()))]
     for m in _HAS.finditer(body):
+        if _BOUGHT_FOR.search(m.group(0)) and relation_of(m["rel"]) != "pet" and not _OBJECT_AFTER.match(body, m.end()):
+            continue  # "I bought my son Lego": a person is bought for, not bought
         out += [_mention(m["rel"], name, existing=True) for name in _names_or_none(m["names"])]
         end = m.end()
         while (more := _MORE.match(body[end:])) is not None:
@@ -251,7 +260,7 @@ def _names(raw: str | None) -> list[str]:
 
 def _name(raw: str | None) -> str | None:
     word = (raw or "").strip()
-    return word[:1].upper() + word[1:] if word and word.lower() not in _NOT_NAMES else None
+    return word[:1].upper() + word[1:] if word and word.lower().rstrip("s") not in _NOT_NAMES else None
 
 
 def _lasting(mention: PersonMention) -> bool:
