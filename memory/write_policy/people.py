@@ -112,7 +112,7 @@ _DATING = re.compile(
     rf"\bi(?: just)? married (?P<names3>{_NAME})\b|\bi'm in a relationship with (?P<names4>{_NAME})\b", _I)
 # Names for the last nameless one: "His name is Churro", "we named her Luna"
 _NAMING = re.compile(
-    rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) (?:names? (?:is|are)|name's)|"
+    rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) (?:names? (?:is|are)|name's|name:?)|"
     rf"(?:he|she|it)(?:'s| is) (?:called|named)|they(?:'re| are) (?:called|named)|"
     rf"we (?:named|called) (?:him|her|it|them)|"
     rf"(?:i|we) call (?:him|her|it|them)) (?P<names>{_NAMES})\b", _I)

@@ -15,11 +15,13 @@ RELATIONS = ("partner", "ex_partner", "child", "parent", "sibling", "grandparent
 
 _WORDS: dict[str, tuple[str, ...]] = {
     "partner": ("wife", "husband", "hubby", "partner", "spouse", "girlfriend", "boyfriend", "gf", "bf",
-                "fiance", "fiancé", "fiancee", "fiancée", "other half", "better half", "missus", "wifey"),
+                "fiance", "fiancé", "fiancee", "fiancée", "other half", "better half", "missus", "wifey",
+                "hubs", "bae"),
     "ex_partner": ("ex", "ex-wife", "ex-husband", "ex-girlfriend", "ex-boyfriend", "ex-partner", "ex-fiance",
                    "ex-fiancé", "ex-fiancee", "ex-fiancée"),
     "child": ("son", "daughter", "kid", "child", "baby", "toddler", "stepson", "stepdaughter", "sons", "daughters",
-              "kids", "children", "twins", "twin girls", "twin boys", "eldest", "youngest", "oldest"),
+              "kids", "children", "twins", "twin girls", "twin boys", "eldest", "youngest", "oldest", "little one",
+              "stepkids", "stepchildren"),
     "parent": ("mom", "mum", "mother", "dad", "father", "mam", "stepmom", "stepmum", "stepdad", "stepfather",
                "stepmother", "parents"),
     "sibling": ("brother", "sister", "sibling", "twin", "brothers", "sisters", "siblings", "stepbrother",
@@ -33,7 +35,7 @@ _WORDS: dict[str, tuple[str, ...]] = {
                   "coworkers", "co-workers"),
     "other": ("aunt", "uncle", "cousin", "niece", "nephew", "neighbour", "neighbor", "roommate", "flatmate",
               "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "godmother", "godfather",
-              "godson", "goddaughter", "mentor", "cousins"),
+              "godson", "goddaughter", "mentor", "cousins", "in-laws", "mil", "fil", "sil", "bil"),
 }
 
 # Pet words and the species each names ("pet" names none).
@@ -52,10 +54,12 @@ SPECIES: dict[str, str | None] = {
     **dict.fromkeys(("horse", "horses", "pony"), "horse"),
     **dict.fromkeys(("goldfish",), "fish"),
     **dict.fromkeys(("snake", "lizard", "gecko", "ferret", "hedgehog", "chinchilla", "iguana", "axolotl"), None),
-    "pet": None, "pets": None,
+    **dict.fromkeys(("bearded dragon", "tarantula", "gerbil", "gerbils"), None),
+    "pet": None, "pets": None, "fur baby": None, "furbaby": None, "fur babies": None,
 }
 _REPTILES = {"snake": "snake", "lizard": "lizard", "gecko": "gecko", "ferret": "ferret", "hedgehog": "hedgehog",
-             "chinchilla": "chinchilla", "iguana": "iguana", "axolotl": "axolotl"}
+             "chinchilla": "chinchilla", "iguana": "iguana", "axolotl": "axolotl",
+             "bearded dragon": "bearded dragon", "tarantula": "tarantula", "gerbil": "gerbil", "gerbils": "gerbil"}
 
 WORD_RELATION: dict[str, str] = {w: rel for rel, words in _WORDS.items() for w in words} | dict.fromkeys(SPECIES, "pet")
 PLURALS = frozenset({"sons", "daughters", "kids", "children", "twins", "parents", "brothers", "sisters", "siblings",
@@ -65,8 +69,8 @@ PLURALS = frozenset({"sons", "daughters", "kids", "children", "twins", "parents"
 
 
 def _alternation(words: list[str]) -> str:
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+").replace(r"\-", "[- ]?")
-                    for w in sorted(words, key=len, reverse=True))
+    return "|".join(re.sub(r"^step(?=\w)", "step[- ]?", re.escape(w)).replace(r"\ ", r"\s+").replace(r"\-", "[- ]?")
+                    for w in sorted(words, key=len, reverse=True))  # "stepson", "step-son", "step son"
 
 
 RELATION_WORD = _alternation(list(WORD_RELATION))  # every word above, longest first
