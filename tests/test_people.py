@@ -48,6 +48,8 @@ LAYER = SemanticLayer()
     ("Divorced from Paul since 2020.", [("Paul", "ex_partner", None, True)]),
     ("We adopted a neutered greyhound 🐕 she's called Flo", [("Flo", "pet", "dog", False)]),
     ("I have twin girls, Rose and Lily.", [("Rose", "child", None, False), ("Lily", "child", None, False)]),
+    ("my daughter name is priya and she is 9", [("Priya", "child", None, False)]),  # all lower case
+    ("me and my sis jo are off to rome", [("Jo", "sibling", None, False)]),
 ])
 def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...]]) -> None:
     assert [(m.name, m.relation, m.species, m.ended) for m in mentions_in(text)] == expected
@@ -73,6 +75,8 @@ def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...
     "I have tutored kids for years.",  # a verb in -ed after "have" is no description
     "I bought my son Lego for Christmas.",  # two objects of giving, not a name
     "I gave my dog Benadryl for his allergies.",
+    "my mother tongue is polish",  # a compound, not a name, even in lower case
+    "divorced from reality lol",
 ])
 def test_traps_yield_nobody(text: str) -> None:
     assert mentions_in(text) == []

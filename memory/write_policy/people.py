@@ -34,7 +34,9 @@ _NOT_NAMES = frozenset(
     "october november december christmas easter mom mum dad god lol ok okay hi hello hey thanks please him them "
     "us you always never often usually still even now then again already recently halloween thanksgiving "
     "netflix google facebook instagram whatsapp tiktok youtube amazon uber english french spanish german italian "
-    "chinese japanese covid".split())
+    "chinese japanese covid name names totally actually literally honestly seriously finally basically definitely "
+    "probably absolutely apparently secretly sometimes mostly barely hardly rarely constantly clearly obviously "
+    "suddenly only kinda lowkey work".split())
 # A name, with a title when it has one: pets are "Mr Whiskers" and "Lady Grey" as often as people are "Dr Lee".
 _NAME = r"(?-i:(?:(?:Mr|Mrs|Ms|Miss|Dr|Sir|Lady|Lord|Captain|Prof)\.? )?[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?)"
 _NAMES = rf"{_NAME}(?:(?:, | and | & ){_NAME})*"
@@ -48,7 +50,8 @@ _DESCRIBED = r"(?:[a-z]+(?:ed|ing) )*"
 _KIND = rf"(?:[a-z][\w-]+ (?=(?:{PET_WORD})\b))?"
 _REL = rf"(?P<rel>{RELATION_WORD})"
 _AFTER_REL = (r"(?!'s\b|s?\s+(?:allerg\w*|food|walker|sitter|hair|bed|toys?|park|person|people|lover|owner|"
-              r"friendly|show|trainer|groomer|treats?|door|flap|litter|insurance|breed|years?)\b"
+              r"friendly|show|trainer|groomer|treats?|door|flap|litter|insurance|breed|years?|tongue|figure|shower|bump|"
+              r"nature|ship|board|city|company|issues|jokes|jeans|bod|clock|printer|group|chat)\b"
               r"|(?<=\bpet)\s+(?:peeves?|projects?|theor(?:y|ies)|subjects?|names? for)\b)")  # "my pet peeve"
 # After "my wife is", a nationality, a faith or a state is no name ("my dad is Irish").
 _NOT_AFTER_IS = rf"(?!(?:{'|'.join(sorted(NOT_A_NAME, key=len, reverse=True))}|{HEALTH_STATES})\b)"
@@ -93,8 +96,12 @@ _MORE = re.compile(rf"^(?:,? and|,) (?:a|an|one|two|three|\d) {_MOD}{_REL}{_AFTE
                    rf"(?:,? (?:called |named )?(?P<names>{_NAMES}))?\b", _I)
 # Where a writer who never capitalises puts a name: after "my sister", "called", "named", "name is".
 _NAME_SLOT = re.compile(
-    rf"(?:\b(?:my|our) {_MOD}(?:{RELATION_WORD}),? (?P<w>[a-z][a-zà-ÿ]+)(?=,|$| (?:is|was|'s|and|has|lives|works|"
-    rf"just|who|turns|turned|starts|started)\b)|\b(?:called|named|name is|name's) (?P<w2>[a-z][a-zà-ÿ]+)\b)", _I)
+    rf"(?:\b(?:my|our) {_MOD}{_KIND}(?:{RELATION_WORD}){_AFTER_REL},? \(?(?!names?\b)(?P<w>[a-z][a-zà-ÿ]+)"
+    rf"(?=[,)]|$| (?:is|are|r|was|'s|and|has|lives|works|just|who|turns|turned|starts|started|loves|died|hasn't|"
+    rf"hasnt)\b)|"
+    rf"\b(?:called|named|name is|name's|married to|broke up with) "
+    rf"(?P<w2>[a-z][a-zà-ÿ]+)\b|"
+    rf"(?:^|\brip |\bmeet )(?P<w3>[a-z][a-zà-ÿ]+)(?=, (?:my|our) | and i\b))", _I)
 # "I adopted a cat called Pierogi", "we got a puppy!", "I have a sister", "we have two cats, Mochi and Tofu"
 _HAS = re.compile(
     rf"(?:\b(?:i|we|my \w+ and i)(?:'ve| have)?|^)(?:\s?(?:just|recently|finally|also|now))?\s?(?:have|own|got|adopted|"
@@ -220,7 +227,7 @@ _EXISTS = ""  # a mention that says the person exists, with nothing more to keep
 def _capitalised(text: str) -> str:
     """A message written all in lower case with the words in name slots capitalised ("my son oliver is 7")."""
     def cap(m: re.Match[str]) -> str:
-        group = "w" if m["w"] else "w2"
+        group = next(g for g in ("w", "w2", "w3") if m[g])
         word = m[group]
         if word in _NOT_NAMES or relation_of(word) is not None:
             return m.group(0)
