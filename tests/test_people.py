@@ -50,6 +50,9 @@ LAYER = SemanticLayer()
     ("I have twin girls, Rose and Lily.", [("Rose", "child", None, False), ("Lily", "child", None, False)]),
     ("my daughter name is priya and she is 9", [("Priya", "child", None, False)]),  # all lower case
     ("me and my sis jo are off to rome", [("Jo", "sibling", None, False)]),
+    ("We have a dog and two cats. The dog is called Bruno.", [("Bruno", "pet", "dog", False),
+                                                               (None, "pet", "cat", False)]),
+    ("Got a puppy today, a spaniel called Max", [("Max", "pet", "dog", False)]),
 ])
 def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...]]) -> None:
     assert [(m.name, m.relation, m.species, m.ended) for m in mentions_in(text)] == expected

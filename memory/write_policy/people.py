@@ -19,7 +19,7 @@ from dataclasses import replace
 from memory.text import statements
 from memory.write_policy.chat_forms import statement_before_question
 from memory.write_policy.hypotheticals import HYPOTHETICAL
-from memory.write_policy.people_words import PET_WORD, RELATION_WORD, relation_of, species_of, words_for
+from memory.write_policy.people_words import NOT_NAMES, PET_WORD, RELATION_WORD, relation_of, species_of, words_for
 from memory.write_policy.person import third_person
 from memory.write_policy.person_mention import PersonMention
 from memory.write_policy.phrasings import HEALTH_STATES
@@ -27,16 +27,6 @@ from memory.write_policy.self_names import NOT_A_NAME
 from memory.write_policy.voices import CAPTION, is_not_the_user
 
 _I = re.IGNORECASE
-_NOT_NAMES = frozenset(
-    "i i'm im the a an and but or so my me he she it we they his her their our this that there here who what "
-    "when where why how yes no not just also too very really today tomorrow yesterday tonight monday tuesday "
-    "wednesday thursday friday saturday sunday january february march april may june july august september "
-    "october november december christmas easter mom mum dad god lol ok okay hi hello hey thanks please him them "
-    "us you always never often usually still even now then again already recently halloween thanksgiving "
-    "netflix google facebook instagram whatsapp tiktok youtube amazon uber english french spanish german italian "
-    "chinese japanese covid name names totally actually literally honestly seriously finally basically definitely "
-    "probably absolutely apparently secretly sometimes mostly barely hardly rarely constantly clearly obviously "
-    "suddenly only kinda lowkey work".split())
 # A name, with a title when it has one: pets are "Mr Whiskers" and "Lady Grey" as often as people are "Dr Lee".
 _NAME = r"(?-i:(?:(?:Mr|Mrs|Ms|Miss|Dr|Sir|Lady|Lord|Captain|Prof)\.? )?[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?)"
 _NAMES = rf"{_NAME}(?:(?:, | and | & ){_NAME})*"
@@ -77,8 +67,8 @@ _NAMED = (
     # "my girlfriend Marta", "our dog, Rex", "my kids Tom and Ella"
     re.compile(rf"\b(?:my|our) {_DESCRIBED}{_MOD}{_KIND}{_REL}{_AFTER_REL},? (?P<names>{_NAMES})\b", _I),
     # "my dog's name is Rex", "my sister is called Anna", "a cat named Mochi"
-    re.compile(rf"\b(?:my|our) {_MOD}{_REL}(?:, an? (?:[\w-]+ )?(?:{PET_WORD}))?(?:'s name is|'s name's|'s called|"
-               rf"'s named| is called| is named| named| name is| called| whose name is|"
+    re.compile(rf"\b(?:my|our) {_MOD}{_REL}(?:, an? (?:[\w-]+ )?(?:{PET_WORD}))?(?:'?s? name(?: is|'s|:)?|'s called|"
+               rf"'s named| is called| is named| named| called| whose name is|"
                rf",? who(?:'s| is) (?:called|named)) "
                rf"(?P<names>{_NAMES})\b", _I),
     # "Anna is my sister", "Marta, my girlfriend, ..."
@@ -121,8 +111,10 @@ _DATING = re.compile(
 _NAMING = re.compile(
     rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) (?:names? (?:is|are)|name's|name:?)|"
     rf"(?:he|she|it)(?:'s| is) (?:called|named)|they(?:'re| are) (?:called|named)|"
-    rf"we (?:named|called) (?:him|her|it|them)|"
-    rf"(?:i|we) call (?:him|her|it|them)) (?P<names>{_NAMES})\b", _I)
+    rf"(?:we |i )?(?:named|called) (?:him|her|it|them)|(?:i|we) call (?:him|her|it|them)|"
+    rf"the (?P<kind>{RELATION_WORD}) (?:is|'s) (?:called|named)|"
+    rf"an? (?:[\w-]+ )?(?P<kind2>{PET_WORD}) (?:called|named)) "
+    rf"(?P<names>{_NAMES})\b", _I)
 _PARTNER = "|".join(sorted(words_for("partner"), key=len, reverse=True))
 _BREAKS = (
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME}) and i (?:just |finally |recently |have |'ve )?"
@@ -229,7 +221,7 @@ def _capitalised(text: str) -> str:
     def cap(m: re.Match[str]) -> str:
         group = next(g for g in ("w", "w2", "w3") if m[g])
         word = m[group]
-        if word in _NOT_NAMES or relation_of(word) is not None:
+        if word in NOT_NAMES or relation_of(word) is not None:
             return m.group(0)
         start = m.start(group) - m.start()
         return m.group(0)[:start] + word.capitalize() + m.group(0)[start + len(word):]
@@ -237,9 +229,14 @@ def _capitalised(text: str) -> str:
 
 
 def _named_later(found: list[PersonMention], body: str) -> list[PersonMention]:
-    """"His name is Churro": the last nameless mention gets the name (none before: nothing to name)."""
+    """"His name is Churro": the last nameless mention gets the name (none before: nothing to name);
+    "the dog is called Bruno", the last nameless dog.
+    """
     m = _NAMING.search(body)
     nameless = [i for i, p in enumerate(found) if p.name is None and not p.ended]
+    if m is not None and (kind := m["kind"] or m["kind2"]):
+        said = _mention(kind, None)
+        nameless = [i for i in nameless if (found[i].relation, found[i].species) == (said.relation, said.species)]
     if m is None or not nameless:
         return found
     names = _names(m["names"])
@@ -267,7 +264,7 @@ def _names(raw: str | None) -> list[str]:
 
 def _name(raw: str | None) -> str | None:
     word = (raw or "").strip()
-    return word[:1].upper() + word[1:] if word and word.lower().rstrip("s") not in _NOT_NAMES else None
+    return word[:1].upper() + word[1:] if word and word.lower().rstrip("s") not in NOT_NAMES else None
 
 
 def _lasting(mention: PersonMention) -> bool:

@@ -3,7 +3,7 @@
 One table for the rules that read mentions (``people.py``), the read path that recalls a
 person by the word the user calls them ("my girlfriend" recalls the current partner) and the
 prompt line that says who someone is. A relation is one of ``RELATIONS``; a pet word also
-gives the species ("puppy" is a dog).
+gives the species ("puppy" is a dog). ``NOT_NAMES`` are the words the rules never take for a name.
 """
 
 from __future__ import annotations
@@ -13,6 +13,19 @@ import re
 RELATIONS = ("partner", "ex_partner", "child", "parent", "sibling", "grandparent", "grandchild", "friend",
              "colleague", "pet", "other")
 
+# Capitalised words that are never a person's or a pet's name where the rules look for one
+# ("my mom Tuesday", "my wife Totally loves it" from a writer who capitalises nothing).
+NOT_NAMES = frozenset(
+    "i i'm im the a an and but or so my me he she it we they his her their our this that there here who what "
+    "when where why how yes no not just also too very really today tomorrow yesterday tonight monday tuesday "
+    "wednesday thursday friday saturday sunday january february march april may june july august september "
+    "october november december christmas easter mom mum dad god lol ok okay hi hello hey thanks please him them "
+    "us you always never often usually still even now then again already recently halloween thanksgiving "
+    "netflix google facebook instagram whatsapp tiktok youtube amazon uber english french spanish german italian "
+    "chinese japanese covid name names totally actually literally honestly seriously finally basically definitely "
+    "probably absolutely apparently secretly sometimes mostly barely hardly rarely constantly clearly obviously "
+    "suddenly only kinda lowkey work".split())
+
 _WORDS: dict[str, tuple[str, ...]] = {
     "partner": ("wife", "husband", "hubby", "partner", "spouse", "girlfriend", "boyfriend", "gf", "bf",
                 "fiance", "fiancé", "fiancee", "fiancée", "other half", "better half", "missus", "wifey",
@@ -21,21 +34,22 @@ _WORDS: dict[str, tuple[str, ...]] = {
                    "ex-fiancé", "ex-fiancee", "ex-fiancée"),
     "child": ("son", "daughter", "kid", "child", "baby", "toddler", "stepson", "stepdaughter", "sons", "daughters",
               "kids", "children", "twins", "twin girls", "twin boys", "eldest", "youngest", "oldest", "little one",
-              "stepkids", "stepchildren"),
+              "stepkids", "stepchildren", "daugther"),
     "parent": ("mom", "mum", "mother", "dad", "father", "mam", "stepmom", "stepmum", "stepdad", "stepfather",
                "stepmother", "parents"),
     "sibling": ("brother", "sister", "sibling", "twin", "brothers", "sisters", "siblings", "stepbrother",
                 "stepsister", "half-brother", "half-sister", "sis", "bro"),
     "grandparent": ("grandma", "grandmother", "grandpa", "grandfather", "gran", "granny", "nan", "nana",
                     "grandad", "granddad", "grandparents"),
-    "grandchild": ("grandson", "granddaughter", "grandkid", "grandchild", "grandkids", "grandchildren",
+    "grandchild": ("grandson", "granddaughter", "grandaughter", "grandkid", "grandchild", "grandkids", "grandchildren",
                    "grandsons", "granddaughters"),
-    "friend": ("friend", "best friend", "bestie", "bff", "buddy", "pal", "friends", "mate", "best mate", "mates"),
+    "friend": ("friend", "best friend", "bestie", "bff", "buddy", "pal", "friends", "mate", "best mate", "mates",
+               "freind"),
     "colleague": ("colleague", "coworker", "co-worker", "boss", "manager", "teammate", "colleagues",
                   "coworkers", "co-workers"),
     "other": ("aunt", "uncle", "cousin", "niece", "nephew", "neighbour", "neighbor", "roommate", "flatmate",
               "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "godmother", "godfather",
-              "godson", "goddaughter", "mentor", "cousins", "in-laws", "mil", "fil", "sil", "bil"),
+              "godson", "goddaughter", "mentor", "cousins", "neice", "in-laws", "mil", "fil", "sil", "bil"),
 }
 
 # Pet words and the species each names ("pet" names none).
