@@ -59,8 +59,8 @@ _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF][\U0001F000-\U0001F
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']{12,}'(?!\w)")  # an apostrophe in "I've" is no quote
 _FILLER = re.compile(r"^(?:(?:oh|well|so|also|btw|by the way|fyi|and|but|actually|anyway|guess what|news|update|"
                      r"ok|okay|yeah|yes|hey|hi|hello|omg|wow|finally|big news)\b[,:!.]?\s*)+", _I)
-_TRANSIENT = re.compile(r"^(?:is |'s )?(?:not |so |really |very )?(?:sick|ill|tired|sad|upset|angry|mad|late|busy|"
-                        r"away|here|home|asleep|hungry|coming|visiting|waiting|out|being|going|annoying|"
+_TRANSIENT = re.compile(r"^(?:is |are |was |were |'s )?(?:not |so |really |very )?(?:sick|ill|tired|sad|upset|angry|"
+                        r"mad|late|busy|away|here|home|asleep|hungry|coming|visiting|waiting|out|being|going|annoying|"
                         r"driving me|on (?:his|her|their) way)\b", _I)
 
 _NAMED = (
@@ -137,7 +137,8 @@ _GONE = re.compile(
     rf"was put down|had to be put down)\b|\bwe (?:lost|had to put down) (?:my|our) {_MOD}(?P<rel2>{RELATION_WORD})"
     rf"(?: (?P<names2>{_NAME}))?\b", _I)
 _FACT = re.compile(
-    rf"^(?:my|our) {_MOD}{_REL}{_AFTER_REL}(?:,? (?P<names>{_NAME}),?)? (?P<said>(?:is|'s|lives|works|loves|likes|"
+    rf"^(?:my|our) {_MOD}{_REL}{_AFTER_REL}(?:,? (?P<names>{_NAME}),?)? (?P<said>(?:is|are|was|were|'s|lives|live|"
+    rf"works|work|loves|love|likes|like|have|"
     rf"hates|has|plays|studies|teaches|speaks|eats|prefers|enjoys|adores|was born|turned|turns|just turned|"
     rf"can't|doesn't|does not|cannot|never|always) .+)$", _I)
 _NAMING_ONLY = re.compile(rf"^(?:is|'s) (?:called|named)\b|^'s name|^(?:is|'s) {_NAME}$", _I)
@@ -274,13 +275,15 @@ def _lasting(mention: PersonMention) -> bool:
 
 def _merged(mentions: list[PersonMention]) -> list[PersonMention]:
     """One mention per (relation, name, species), keeping any fact, word and end; a nameless one joins
-    the one named mention of its relation ("our hamster is called Peanut"); an existence mark is no
-    fact (``_EXISTS`` becomes None).
+    the one named mention of its relation ("our hamster is called Peanut"), or else the nameless one
+    of its species or word ("a son and a daughter" are two); an existence mark is no fact
+    (``_EXISTS`` becomes None).
     """
     out: dict[tuple[str, str | None, str | None], PersonMention] = {}
     for m in mentions:
         named = [k for k in out if k[1] is not None and k[0] == m.relation and m.species in (None, k[2])]
-        key = named[0] if m.name is None and len(named) == 1 else (m.relation, m.name, m.species)
+        key = named[0] if m.name is None and len(named) == 1 else (m.relation, m.name, m.species or (
+            m.word if m.name is None else None))
         old = out.get(key)
         if old is not None:
             m = replace(old, ended=old.ended or m.ended, fact=old.fact or m.fact, word=old.word or m.word)
