@@ -80,6 +80,8 @@ def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...
     "I gave my dog Benadryl for his allergies.",
     "my mother tongue is polish",  # a compound, not a name, even in lower case
     "divorced from reality lol",
+    "You're my best friend, Claude!",  # said to the assistant
+    "Thanks, my friend!",
 ])
 def test_traps_yield_nobody(text: str) -> None:
     assert mentions_in(text) == []

@@ -52,6 +52,9 @@ _GIVING = re.compile(r"\b(?:gave|give|gives|giving|bought|buy|buys|buying|got|ge
                      r"teach|teaches|made|make|makes|showed|show|shows|cooked|cook|baked|bake|"
                      r"ordered|order|lent|lend|owe|owed|offered|offer|fed|feed|feeds|paid|pay|call|calls|called|"
                      r"nickname|nicknamed)\s+$", _I)
+# Words said to someone, the assistant most often: "You're my best friend, Claude", "thanks, my friend Sam"
+_ADDRESSED = re.compile(r"\b(?:you(?:'re| are)(?: like)?|u r|ur|hi|hey|hello|thanks|thank you|cheers|bye|love you|"
+                        r"good ?night|morning|dear)\W*$", _I)
 _BOUGHT_FOR = re.compile(r"\b(?:got|bought) (?:my|our)\b", _I)
 _BREAK_UP = r"(?:broke up|split up|split|separated|divorced|called it quits|ended things|parted ways)"
 _NAMING_ASKED = re.compile(r"\b(?:call|name|naming|calling)\b", _I)  # "should I call my cat Pierogi?"
@@ -181,7 +184,8 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
     out: list[PersonMention] = []
     for pattern in _NAMED:
         out += [_mention(m["rel"], name) for m in pattern.finditer(body) for name in _names(m["names"])
-                if not (_GIVING.search(body, 0, m.start()) and not _OBJECT_AFTER.match(body, m.end()))]
+                if not (_GIVING.search(body, 0, m.start()) and not _OBJECT_AFTER.match(body, m.end()))
+                and not _ADDRESSED.search(body, 0, m.start())]
     for m in _HAS.finditer(body):
         if _BOUGHT_FOR.search(m.group(0)) and relation_of(m["rel"]) != "pet" and not _OBJECT_AFTER.match(body, m.end()):
             continue  # "I bought my son Lego": a person is bought for, not bought
@@ -265,7 +269,8 @@ def _names(raw: str | None) -> list[str]:
 
 def _name(raw: str | None) -> str | None:
     word = (raw or "").strip()
-    return word[:1].upper() + word[1:] if word and word.lower().rstrip("s") not in NOT_NAMES else None
+    no_name = {word.lower(), word.lower().removesuffix("s")} & NOT_NAMES  # "Sundays" as "Sunday"
+    return word[:1].upper() + word[1:] if word and not no_name else None
 
 
 def _lasting(mention: PersonMention) -> bool:
