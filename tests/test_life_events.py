@@ -54,6 +54,8 @@ def test_quoted_speech_gives_no_name_and_no_self_fact() -> None:
     ("If I got laid off from the warehouse I'd move home.", []),
     ("My sister got a job as a pilot.", []),
     ("I'm settled in now, thanks.", []),
+    ("Tom was home until 6 today.", []),  # a person at home, not a home
+    ("Dad was home until June.", []),
 ])
 def test_everyday_turns_of_phrase_fill_and_end_slots(text: str, expected: list[tuple[Any, ...]]) -> None:
     assert _facts(text) == expected
@@ -80,6 +82,8 @@ def test_life_events_with_a_name(text: str, expected: list[tuple[Any, ...]]) -> 
     "Mum and I got married in the same church.",  # a relation word, not a partner's name
     "I met a guy at the gym, Sam. He's nice.",  # met, but no dates
     "We had to put Lea down for a nap.",  # a child's bedtime
+    "Jo and I are separating our bins.",  # a chore, not a break-up
+    "Efua and I are together at the cinema.",  # a moment
     'She said "Tom and I got married" and laughed.',  # a quote
 ])
 def test_life_event_traps_yield_nobody(text: str) -> None:
@@ -141,3 +145,11 @@ def test_laid_off_ends_the_workplace_and_a_new_job_and_home_take_over() -> None:
     assert "employer" not in profile, profile
     assert profile["occupation"] == "The user works as a bus driver."
     assert profile["location"] == "The user lives in Porto."
+
+
+def test_an_ending_that_shares_only_an_article_ends_nothing() -> None:
+    env = _env()
+    _say(env, 0, "I work at the Royal Free.")
+    _say(env, 3, "Got fired from the team on Friday.")  # "the" is all the two values share
+    profile = {i.key: i.value["text"] for i in env.store.search(env.scope.ns(PROFILE), limit=50)}
+    assert profile["employer"] == "The user works at the Royal Free."

@@ -31,13 +31,16 @@ _START = (r"^(?:(?:so|well|oh|ok|okay|update|news|big news|guess what|honestly|s
 _SOON = r"(?:just |finally |recently |officially |now )?"
 _NOT_NEWS = re.compile(r"\b(?:if|would|might|maybe|perhaps|whether|wish|imagine|pretend|suppose|should|could|"
                        r"thinking (?:of|about)|talking about|considering|rumou?rs?|someday|one day|never)\b|\?", _I)
+# What may follow the event: its end, or when and for how long ("Jo and I split up the chores" is no break-up).
+_DONE = (r"(?=\s*(?:$|[,.!;:]|[-–—]|\s(?:after|last|this|yesterday|today|on|in|for|since|now|officially|finally|"
+         r"and|but|so|at last|for good)\b))")
 _DIVORCE = re.compile(
     rf"{_START}{_NAME} and I (?:are|'re|have|'ve|had)? ?{_SOON}(?:getting divorced|got divorced|divorced|"
-    r"getting a divorce|separating|separated|splitting up|split up|broken up)\b", _I)
+    rf"getting a divorce|separating|separated|splitting up|split up|broken up){_DONE}", _I)
 _WED = re.compile(
     rf"{_START}{_NAME} and I (?:are|'re|have|'ve)? ?{_SOON}(?P<how>(?:got|been|are|getting) married|got engaged|"
     r"are engaged|'re engaged|getting engaged|tied the knot|been together|been dating|been seeing each other|"
-    r"are dating|'re dating|are together|'re together|moved in together)\b", _I)
+    rf"are dating|'re dating|moved in together){_DONE}", _I)
 # "Met a lovely woman at my cousin's wedding, Efua." then "We've been on three dates." in the same message
 _MET = re.compile(rf"{_START}(?:I )?{_SOON}met (?:a|an|this|someone|somebody)\b[^.!?]*?,? (?:(?:her|his|their) "
                   rf"name(?:'s| is) |(?:she's|he's|they're) called |called |named )?{_NAME}(?=\s*(?:[.!;,]|$))", _I)

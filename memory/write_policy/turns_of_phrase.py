@@ -23,6 +23,12 @@ _CAP = r"(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+){0,2}"
 _WHEN = (r"(?: (?:on|last|this) (?:mon|tues|wednes|thurs|fri|satur|sun)day| last (?:week|month|year|night)|"
          r" this (?:morning|week|month|year)| yesterday| today| in (?:january|february|march|april|may|june|july|"
          r"august|september|october|november|december))?")
+# When a home stopped being one: "until June", "till 2019", "before we moved" (a person "was home until 6").
+_THEN = (r"(?:(?:last )?(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+         r"spring|summer|autumn|fall|winter|year)|(?:19|20)\d\d|recently|(?:I|we) (?:moved|left)[^,;.!]*)")
+# Capitalised words at a sentence's start that are people or pronouns, not places.
+_NOT_PLACE = (r"(?:he|she|it|this|that|there|everyone|nobody|someone|mum|mom|dad|mother|father|grandma|grandpa|"
+              r"gran|nan)\b")
 _WORKPLACE = rf"(?:(?:the|my|our) (?:[\w'-]+ ){{0,3}}?(?:{WORKPLACES}|job)|{_CAP})"
 
 REWRITES: tuple[Rewrite, ...] = rewrites(
@@ -40,7 +46,8 @@ REWRITES: tuple[Rewrite, ...] = rewrites(
          r"(?= (?:in|at|for|with) | starting\b|[,.!;]|$)",
          r"I work as a \g<x>,"),
         # "Lisbon was home until June", "Leeds used to be home": no longer the home
-        (rf"^(?P<x>{_CAP}) (?:was|used to be) (?:my |our )?home(?: (?:until|till|for|before) [^,;.!]+)?(?=[,;.!]|$)",
+        (rf"^(?!{_NOT_PLACE})(?P<x>{_CAP}) (?:was (?:my |our )?home (?:until|till|before) {_THEN}|"
+         rf"was (?:my |our )?home for (?:\w+ )?(?:years|months|decades)|used to be (?:my |our )?home)(?=[,;.!]|$)",
          r"I no longer live in \g<x>"),
         # "I'm settled in Porto now" (the "I've settled in" form is phrasings.py's)
         (rf"{_OWN}(I|we)(?:'m|'re| am| are) (?:now |finally |all |happily )?settled(?: down)? in (?={_CAP})",
