@@ -70,6 +70,7 @@ def test_everyday_turns_of_phrase_fill_and_end_slots(text: str, expected: list[t
     ("I've been on three dates with Marta.", [("Marta", "partner", False)]),
     ("We had to put Bruno down yesterday. He was thirteen.", [("Bruno", "pet", True)]),
     ("We had to have Rex put to sleep.", [("Rex", "pet", True)]),
+    ("Bruno died yesterday, he was thirteen.", [("Bruno", "", True)]),  # whoever the user calls Bruno
 ])
 def test_life_events_with_a_name(text: str, expected: list[tuple[Any, ...]]) -> None:
     assert [(m.name, m.relation, m.ended) for m in life_events(text)] == expected
@@ -85,6 +86,8 @@ def test_life_events_with_a_name(text: str, expected: list[tuple[Any, ...]]) -> 
     "Jo and I are separating our bins.",  # a chore, not a break-up
     "Efua and I are together at the cinema.",  # a moment
     'She said "Tom and I got married" and laughed.',  # a quote
+    "Bruno died in the film, I cried.",  # fiction
+    "Bruno Ganz died.",  # a full name: someone famous, not a record's first name
 ])
 def test_life_event_traps_yield_nobody(text: str) -> None:
     assert life_events(text) == []
@@ -132,6 +135,16 @@ def test_a_pet_put_down_is_no_longer_current_and_keeps_its_history() -> None:
     loose = [i.value["text"] for i in env.store.search(env.scope.ns("facts"), limit=50)]
     assert not any("says we" in t for t in [*loose, people["Juno"]["text"]]), loose
     assert "The user's household adopted a greyhound from the rescue" in people["Juno"]["text"]
+
+
+def test_a_death_said_with_a_name_alone_ends_the_one_record_of_that_name() -> None:
+    env = _env()
+    _say(env, 0, "Our cat Mochi loves the sofa.")
+    _say(env, 1, "Mochi died last night.")
+    _say(env, 2, "Rex died last night.")  # nobody called Rex on record: nothing is made up
+    people = _people(env)
+    assert (people["Mochi"]["relation"], people["Mochi"]["current"]) == ("pet", False)
+    assert "Rex" not in people
 
 
 def test_laid_off_ends_the_workplace_and_a_new_job_and_home_take_over() -> None:

@@ -133,6 +133,12 @@ def person_key(relation: str, name: str | None, species: str | None = None, word
 
 def _write_one(env: LayerEnv, mention: PersonMention, sources: list[str], when: str) -> Record | None:
     records = people_records(env)
+    if not mention.relation:  # "Bruno died": whoever the user has called Bruno, if that is one current record
+        same = [r for r in records if r["current"] and (r.get("name") or "").casefold() == (mention.name or "~")
+                .casefold()]
+        if len(same) != 1:
+            return None
+        mention = replace(mention, relation=same[0]["relation"], species=same[0].get("species"))
     if mention.name is None:
         target = _the_one(records, mention)
         if target is None and (mention.ended or mention.relation == "partner" and mention.fact is None

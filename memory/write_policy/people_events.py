@@ -1,11 +1,12 @@
 """Life events that change who is in the user's life, said with a name: a divorce, a wedding, dating, a pet
-put down.
+put down, a death.
 
 "Abena and I are getting divorced.", "Efua and I got married on Saturday!", "Met a lovely woman at my
 cousin's wedding, Efua. We've been on three dates." and "We had to put Bruno down yesterday." tell of a
-partner ending, a partner, a new partner and a pet's death; the mention rules (``people.py``) read the
-forms with a relation word ("my wife and I divorced", "our dog Rex died"). These give the same
-``PersonMention``s, and ``memory/layers/people.py`` writes them with the others.
+partner ending, a partner, a new partner and a pet's death ("Bruno died yesterday." ends whoever the
+user has called Bruno); the mention rules (``people.py``) read the forms with a relation word ("my wife
+and I divorced", "our dog Rex died"). These give the same ``PersonMention``s, and
+``memory/layers/people.py`` writes them with the others.
 
 A wrong ending removes a true memory, so every form is the speaker's own news: it starts the sentence
 (after a greeting or "so,"), never follows "if", "when" or "my friend", and a sentence with a
@@ -30,7 +31,8 @@ _START = (r"^(?:(?:so|well|oh|ok|okay|update|news|big news|guess what|honestly|s
           r"\b[,:!.]?\s*)*")
 _SOON = r"(?:just |finally |recently |officially |now )?"
 _NOT_NEWS = re.compile(r"\b(?:if|would|might|maybe|perhaps|whether|wish|imagine|pretend|suppose|should|could|"
-                       r"thinking (?:of|about)|talking about|considering|rumou?rs?|someday|one day|never)\b|\?", _I)
+                       r"thinking (?:of|about)|talking about|considering|rumou?rs?|someday|one day|never|film|movie|"
+                       r"show|series|episode|book|novel|game|story|play|song|dream)\b|\?", _I)
 # What may follow the event: its end, or when and for how long ("Jo and I split up the chores" is no break-up).
 _DONE = (r"(?=\s*(?:$|[,.!;:]|[-–—]|\s(?:after|last|this|yesterday|today|on|in|for|since|now|officially|finally|"
          r"and|but|so|at last|for good)\b))")
@@ -53,9 +55,16 @@ _PUT_DOWN = re.compile(rf"{_START}(?:we|I) (?:had to|have had to|'ve had to) (?:
                        rf"have {_NAME.replace('<n>', '<n2>')} put (?:down|to sleep))\b"
                        r"(?! for\b| early\b| again\b)(?!.*\b(?:naps?|bed|bedtime|cot|crib|the night)\b)", _I)
 
+# "Bruno died yesterday.", "Ama passed away peacefully": a name alone, so the relation is whoever the user
+# has called that (relation "", resolved against the records by ``memory/layers/people.py``).
+_DIED = re.compile(rf"{_START}{_NAME} (?:sadly |finally |peacefully |suddenly )?(?:died|passed away|passed on|"
+                   rf"was put down|was put to sleep|had to be put down){_DONE}", _I)
+
 
 def life_events(text: str) -> list[PersonMention]:
-    """The partners who came and went and the pets that died in one user message (see module docstring)."""
+    """The partners who came and went and the pets that died in one user message (see module docstring).
+    A death said with a name alone has relation "": the one current record of that name is meant.
+    """
     if is_not_the_user(text):
         return []
     found: list[PersonMention] = []
@@ -72,6 +81,8 @@ def life_events(text: str) -> list[PersonMention]:
             found += _named(m, PersonMention(name=None, relation="partner", fact=_TIES["dating"]))
         for m in _PUT_DOWN.finditer(sentence):
             found += _named(m, PersonMention(name=None, relation="pet", ended=True))
+        for m in _DIED.finditer(sentence):
+            found += _named(m, PersonMention(name=None, relation="", ended=True))
     return found
 
 
