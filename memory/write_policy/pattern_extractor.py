@@ -37,9 +37,11 @@ from memory.write_policy.patterns import (
     SINCE_THEN,
     TRANSIENT,
     Pattern,
+    visiting,
 )
 from memory.write_policy.person import third_person
 from memory.write_policy.phrasings import FORMS
+from memory.write_policy.quoted import without_quoted_speech
 from memory.write_policy.self_names import NAME_FORMS, greeting_name, is_name, name_words
 from memory.write_policy.voices import CAPTION, is_not_the_user, list_items, normalise
 
@@ -85,7 +87,7 @@ class PatternFactExtractor:
         for msg in user_messages(messages):
             if is_not_the_user(msg.text):
                 continue  # role-play or an instruction to the memory: none of it is the user's fact
-            for sentence in safe_sentences(CAPTION.sub("", msg.text)):
+            for sentence in safe_sentences(without_quoted_speech(CAPTION.sub("", msg.text))):
                 facts.extend(self.sentence_facts(sentence, sources=[msg.id], stated_at=msg.time))
         return facts
 
@@ -192,6 +194,8 @@ def _from_rule(rule: Pattern, clause: str, groups: dict[str, str]) -> CandidateF
         return None
     if key in _PLACE_KEYS and not _is_place(value, clause, articles="an? |the " if key == "employer" else "an? "):
         return None
+    if key == "location" and visiting(clause):
+        return None  # "we moved to Leeds for a week": a visit, not where the user lives
     if key in ("name", "preferred_name"):
         value = " ".join(w[:1].upper() + w[1:] for w in value.split())
     slot = slot_for(key)

@@ -23,6 +23,7 @@ from memory.write_policy.people_words import NOT_NAMES, PET_WORD, RELATION_WORD,
 from memory.write_policy.person import third_person
 from memory.write_policy.person_mention import PersonMention
 from memory.write_policy.phrasings import HEALTH_STATES
+from memory.write_policy.quoted import QUOTED
 from memory.write_policy.self_names import NOT_A_NAME
 from memory.write_policy.voices import CAPTION, is_not_the_user
 
@@ -59,7 +60,6 @@ _BOUGHT_FOR = re.compile(r"\b(?:got|bought) (?:my|our)\b", _I)
 _BREAK_UP = r"(?:broke up|split up|split|separated|divorced|called it quits|ended things|parted ways)"
 _NAMING_ASKED = re.compile(r"\b(?:call|name|naming|calling)\b", _I)  # "should I call my cat Pierogi?"
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF][\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*")
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']{12,}'(?!\w)")  # an apostrophe in "I've" is no quote
 _FILLER = re.compile(r"^(?:(?:oh|well|so|also|btw|by the way|fyi|and|but|actually|anyway|guess what|news|update|"
                      r"ok|okay|yeah|yes|hey|hi|hello|omg|wow|finally|big news)\b[,:!.]?\s*)+", _I)
 _TRANSIENT = re.compile(r"^(?:is |are |was |were |'s )?(?:not |so |really |very )?(?:sick|ill|tired|sad|upset|angry|"
@@ -165,7 +165,7 @@ def mentions_in(text: str) -> list[PersonMention]:
     if is_not_the_user(text):
         return []
     found: list[PersonMention] = []
-    text = _EMOJI.sub(". ", _QUOTED.sub(" ", CAPTION.sub("", text)))  # an emoji ends a sentence
+    text = _EMOJI.sub(". ", QUOTED.sub(" ", CAPTION.sub("", text)))  # an emoji ends a sentence
     for sentence in statements(_capitalised(text) if text == text.lower() else text):
         body = _FILLER.sub("", sentence.strip())
         if body.endswith("?"):  # "can you help me write a card for my sister Leah?" still says who Leah is
