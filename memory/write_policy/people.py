@@ -150,8 +150,8 @@ _BROKE_FROM = re.compile(rf"(?:^|\bi(?:'m| am|'ve been| have been| got) )(?:just
                          rf"(?:divorced|separated) from (?:my {_MOD}(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|"
                          rf"(?P<names2>{_NAME}))", _I)
 # Who the user does things with is in their life: "my older sister and I", "me and my ex-wife"
-_TOGETHER = re.compile(rf"(?P<me>\bme and )?\b(?:my|our) {_MOD}{_REL}{_AFTER_REL}(?(me)(?! {_NAME})|,? and (?:i|me)\b)",
-                       _I)
+_TOGETHER = re.compile(rf"(?P<me>\bme and )?\b(?:my|our) {_MOD}{_REL}{_AFTER_REL}(?(me)(?! {_NAME})|,? and (?:i|me)\b)"
+                       r"(?!(?:'re| are) (?:getting divorced|divorcing|splitting|separating|breaking up))", _I)
 # "my husband's away", "mum's in hospital": "'s" for "is" before a state, after "my X" or a bare parent's word
 _CONTRACTED = re.compile(rf"^(?:(?:my|our) {_MOD}{_REL}|(?P<kin>mum|mom|mam|dad|grandma|grandpa|nan|nana|gran|granny|"
                          r"grandad))(?:'s| is) (?:away|home|in|at|off|out|back|not|been|got|always|never|so|really|"
