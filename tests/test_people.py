@@ -104,6 +104,17 @@ def test_a_fact_about_someone_is_kept_with_them() -> None:
                                    word="sister")
 
 
+@pytest.mark.parametrize(("text", "fact"), [
+    ("My sister Ana lives in Rome and I have a dog called Rex.", "The user's sister Ana lives in Rome."),
+    ("My brother Tom plays guitar but I prefer drums.", "The user's brother Tom plays guitar."),
+    ("My wife Anna works as a nurse and we live in Leeds.", "The user's wife Anna works as a nurse."),
+    ("my son Leo is 5 and loves trains", "The user's son Leo is 5 and loves trains."),
+])
+def test_a_fact_about_someone_stops_where_the_user_starts_talking_of_themselves(text: str, fact: str) -> None:
+    """The user's own clause ("and I have a dog") is not said about the sister."""
+    assert [m.fact for m in mentions_in(text) if m.fact] == [fact]
+
+
 def _env(user: str = "u1", store: InMemoryStore | None = None) -> LayerEnv:
     store = store or InMemoryStore(index={"dims": 384, "embed": EMB, "fields": ["text"]})
     return LayerEnv(store=store, scope=UserScope(user), context=Context(), embeddings=EMB, now=T0 + timedelta(days=60))

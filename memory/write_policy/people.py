@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from memory.text import statements
 from memory.write_policy.chat_forms import statement_before_question
+from memory.write_policy.clauses import clauses
 from memory.write_policy.hypotheticals import HYPOTHETICAL
 from memory.write_policy.people_words import NOT_NAMES, PET_WORD, RELATION_WORD, relation_of, species_of, words_for
 from memory.write_policy.person import third_person
@@ -210,10 +211,11 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
         out += [_mention(m["rel"], None, existing=True) for m in _TOGETHER.finditer(body)]
     if (said := _CONTRACTED.match(body)) is not None:
         out.append(_mention(said["kin"] or said["rel"], None, existing=True))
-    fact = _FACT.match(body)
+    first = clauses(body)[0] if body.strip(" .!") else body  # "... lives in Rome and I have a dog": Rex is not hers
+    fact = _FACT.match(first) or _FACT.match(body)
     if fact is not None and not _NAMING_ONLY.match(fact["said"]):
         lasting = not _TRANSIENT.match(fact["said"])  # "my mom is sick today": she exists, the rest passes
-        said = third_person(body) if lasting else _EXISTS
+        said = third_person(fact.string) if lasting else _EXISTS
         out.append(replace(_mention(fact["rel"], _name(fact["names"])), fact=said))
     return [m for m in out if m.relation]
 
