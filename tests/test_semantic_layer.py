@@ -15,7 +15,8 @@ from langgraph.store.memory import InMemoryStore
 from core.context import Context
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.semantic import SemanticLayer, remember
-from memory.layers.semantic_records import cosines
+from memory.layers.semantic_records import KNOWN, cosines, write_fact
+from memory.write_policy.base import CandidateFact
 from memory.write_policy.llm import LLMFactExtractor
 from models.loader import HashEmbeddings
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY, UserScope
@@ -243,3 +244,19 @@ def test_remember_keeps_no_sentence_without_words(tmp_path) -> None:
     kept = [i.value["text"] for ns in (FACTS, PROFILE) for i in env.store.search(env.scope.ns(ns), limit=20)]
     assert kept and all(any(c.isalpha() for c in t) for t in kept)
     assert not any(t.strip() in {"{.", "{", "."} or "{." in t for t in kept)
+
+
+def test_a_loose_fact_that_restates_a_profile_slot_in_other_words_is_that_slot(backend_store: StoreOn) -> None:
+    """A model words a fact differently from run to run ("has an allergy to" for "is allergic to"):
+    the slot already says it, whatever the cosine; the other polarity or someone else's is news.
+    """
+    env, layer = make_env(backend_store()), SemanticLayer()
+    say(layer, env, "m1", "I'm allergic to peanuts.")
+    assert [p["text"] for p in items(env, PROFILE)] == ["The user is allergic to peanuts."]  # the premise
+    status, _ = write_fact(env, CandidateFact(text="The user has an allergy to peanuts.", category="health",
+                                              value="peanuts", sources=["m2"]))
+    assert status == KNOWN and items(env, FACTS) == []
+    for news in ("The user's sister has an allergy to peanuts.", "The user has never had an allergy to peanuts."):
+        write_fact(env, CandidateFact(text=news, category="health", sources=["m3"]))
+    assert sorted(f["text"] for f in items(env, FACTS)) == [
+        "The user has never had an allergy to peanuts.", "The user's sister has an allergy to peanuts."]

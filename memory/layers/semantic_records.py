@@ -25,7 +25,7 @@ from typing import Any
 from memory.clock import parse_time
 from memory.layers.base import LayerEnv
 from memory.particulars import same_particulars
-from memory.text import cosine_similarities
+from memory.text import content_words, cosine_similarities
 from memory.write_policy.base import CandidateFact, Slot, join_values, slot_for
 from stores.namespaces import FACTS, PROFILE, PROFILE_HISTORY
 
@@ -157,7 +157,23 @@ def _duplicate(env: LayerEnv, text: str, negated: bool) -> tuple[str, Record] | 
             if (r.get("negation_of") is not None) == negated and same_particulars(text, r["text"])]
     sims = cosines(env, text, [r["text"] for _, r in pool])
     best = max(zip(sims, pool), key=lambda x: x[0], default=None)
-    return best[1] if best is not None and best[0] >= env.context.dedup_threshold else None
+    if best is not None and best[0] >= env.context.dedup_threshold:
+        return best[1]
+    # A loose fact that restates a profile slot in other words is that slot (facts among themselves: the threshold).
+    return next((kept for kept in pool if kept[0] == PROFILE and _says_nothing_new(text, kept[1]["text"])), None)
+
+
+_NEGATION = re.compile(r"\b(?:not|no|never|no longer|n't)\b|n't\b", re.IGNORECASE)
+
+
+def _says_nothing_new(text: str, kept: str) -> bool:
+    """Whether every content word of ``text`` is in ``kept`` (on its first five letters), with the same
+    polarity: "The user has an allergy to peanuts." adds nothing to "The user is allergic to peanuts.",
+    whatever the embeddings say of the two phrasings (a model's wording varies from run to run).
+    """
+    new, old = ({w[:5] for w in content_words(s)} for s in (text, kept))
+    same_polarity = (_NEGATION.search(text) is None) == (_NEGATION.search(kept) is None)
+    return bool(new) and new <= old and same_polarity
 
 
 def _archive_opposites(env: LayerEnv, base: str, negated: bool, when: str) -> int:
