@@ -166,6 +166,7 @@ def mentions_in(text: str) -> list[PersonMention]:
         if body.endswith("?"):  # "can you help me write a card for my sister Leah?" still says who Leah is
             if not HYPOTHETICAL.search(REQUEST.sub("", body)) and not _NAMING_ASKED.search(body):
                 found += [_mention(m["rel"], n) for m in _NAMED[0].finditer(body) for n in _names(m["names"])]
+                found += [_mention(p.word, p.name) for p in parsed_people(body) if p.name is not None]
             body = statement_before_question(body) or ""
         cue = HYPOTHETICAL.search(body)
         body = body[:cue.start()] if cue is not None else body  # what comes before "if", "would", ... stands

@@ -146,13 +146,26 @@ def _link_heads(token: Any) -> Iterator[Any]:
         yield head  # "my sister Anna" parsed as one name
     if token.dep_ == "appos" and head.i < token.i:
         yield head  # "Mr Whiskers, our guinea pig"
-    if head.lemma_ == "be" and token.dep_ in ("attr", "nsubj"):  # "Sara is my wife", "my wife is Sara"
+    inverted = any(c.dep_ == "nsubj" and c.i > head.i for c in head.children)  # "Is Tom my cousin?" asks
+    if head.lemma_ == "be" and token.dep_ in ("attr", "nsubj") and not inverted:  # "Sara is my wife", "my wife is Sara"
         other = "nsubj" if token.dep_ == "attr" else "attr"
         yield from (c for c in head.children if c.dep_ == other)
     if token.dep_ == "nsubjpass" and head.lemma_.lower() in _NAMING:  # "my sister is called Anna"
         yield from (c for c in head.children if c.dep_ in ("oprd", "attr", "xcomp", "dobj"))
     if token.dep_ == "poss" and head.lower_ == "name" and head.head.lemma_ == "be":  # "my dog's name is Rex"
         yield from (c for c in head.head.children if c.dep_ in ("attr", "acomp"))
+
+
+def _set_off(token: Any) -> bool:
+    """A lower-case word set off by commas after the relation in a message with no capitals at all:
+    "my manager at the cafe, sophie, is the best" (not "my brother homework sucks", which no structure tells).
+    """
+    doc = token.doc
+    if doc.text != doc.text.lower() or token.dep_ != "appos" or not token.tag_.startswith("NN") or len(token) < 3:
+        return False
+    before = doc[token.i - 1].text if token.i else ""
+    after = doc[token.i + 1].text if token.i + 1 < len(doc) else "."
+    return before == "," and after in (",", ".", "!", ";") and token.head.i < token.i
 
 
 def _listed(token: Any) -> Iterator[Any]:
@@ -166,6 +179,8 @@ def _listed(token: Any) -> Iterator[Any]:
 def _name(token: Any) -> str | None:
     """``token`` as a name ("Mr Whiskers" with its title), None where it is no name."""
     text = token.text
+    if _set_off(token):
+        text = text.capitalize()
     if not (text[:1].isupper() and text.replace("-", "").isalpha()) or token.pos_ not in ("PROPN", "NOUN"):
         return None
     if text.lower() in NOT_NAMES | NOT_A_NAME or relation_of(text) is not None or _STATE.fullmatch(text):
