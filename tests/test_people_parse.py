@@ -20,6 +20,11 @@ from memory.write_policy.people import mentions_in
     ("My brother-in-law Tom is a plumber", [("Tom", "other", None)]),
     ("Could you help me write a card for my sister Leah?", [("Leah", "sibling", None)]),
     ("My dad drove four hours to help me", [(None, "parent", None)]),
+    ("my kids are called Finn and Oscar", [("Finn", "child", None), ("Oscar", "child", None)]),
+    ("our baby girl Ava was born yesterday!", [("Ava", "child", None)]),
+    ("We got a puppy last week and we've named him Otis", [("Otis", "pet", "dog")]),
+    ("my mother in law Sue is staying with us", [("Sue", "other", None)]),
+    ("ngl my manager at the cafe, sophie, is the best boss", [("Sophie", "colleague", None)]),
 ])
 def test_the_parse_links_a_name_to_the_users_relation(text: str, expected: list[tuple[str | None, str, str | None]]) -> None:
     assert sorted((m.name, m.relation, m.species) for m in mentions_in(text)) == sorted(expected)
@@ -36,6 +41,9 @@ def test_the_parse_links_a_name_to_the_users_relation(text: str, expected: list[
     "Max is my favourite character",
     "You're my best friend, Claude",
     "My brother is Deaf.",
+    "Is Tom my cousin?",
+    "I want to call my baby Rowan",
+    "my sister, bless her, tried",
 ])
 def test_the_parse_leaves_traps_alone(text: str) -> None:
     assert [m.name for m in mentions_in(text) if m.name is not None] == []

@@ -109,7 +109,7 @@ _DATING = re.compile(
 _NAMING = re.compile(
     rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) (?:names? (?:is|are)|name's|name:?)|"
     rf"(?:he|she|it)(?:'s| is) (?:called|named)|they(?:'re| are) (?:called|named)|"
-    rf"(?:we |i )?(?:named|called) (?:him|her|it|them)|(?:i|we) call (?:him|her|it|them)|"
+    rf"(?:(?:we|i)(?:'ve| have)? )?(?:named|called) (?:him|her|it|them)|(?:i|we) call (?:him|her|it|them)|"
     rf"the (?P<kind>{RELATION_WORD}) (?:is|'s) (?:called|named)|"
     rf"an? (?:[\w-]+ )?(?P<kind2>{PET_WORD}) (?:called|named)) "
     rf"(?P<names>{_NAMES})\b", _I)
@@ -139,7 +139,7 @@ _FACT = re.compile(
     rf"works|work|loves|love|likes|like|have|"
     rf"hates|has|plays|studies|teaches|speaks|eats|prefers|enjoys|adores|was born|turned|turns|just turned|"
     rf"can't|doesn't|does not|cannot|never|always) .+)$", _I)
-_NAMING_ONLY = re.compile(rf"^(?:is|'s) (?:called|named)\b|^'s name|^(?:is|'s) {_NAME}$", _I)
+_NAMING_ONLY = re.compile(rf"^(?:is|'s|are) (?:called|named)\b|^'s name|^(?:is|'s) {_NAME}$", _I)
 # "divorced from Mark since 2019", "I'm separated from my husband"
 _BROKE_FROM = re.compile(rf"(?:^|\bi(?:'m| am|'ve been| have been| got) )(?:just |recently |finally )?"
                          rf"(?:divorced|separated) from (?:my {_MOD}(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|"

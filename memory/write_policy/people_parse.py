@@ -35,6 +35,7 @@ _NAMING = {"call", "name"}
 _WITH_NAMES = {"boys": "sons", "girls": "daughters"}
 _KIN = {"partner", "child", "parent", "sibling", "grandparent", "grandchild"}
 _HEADLINE_WORDS = {"son", "daughter", "wife", "husband", "hubby", "stepson", "stepdaughter"}
+_WISHING = {"go", "want", "plan", "hope", "wish", "intend", "think", "consider", "like", "love", "need", "try"}
 _HEDGES = {"would", "could", "might", "should", "may", "'d", "wanna", "gonna"}
 
 
@@ -59,7 +60,7 @@ def parsed_people(body: str) -> list[ParsedPerson]:
         if word is None or _hedged(token):
             continue
         owner = next((c for c in token.children if c.dep_ == "poss" and c.lower_ in _OWNERS), None)
-        if owner is None and not _had(token) and not _headline(token):
+        if owner is None and not _had(token) and not _headline(token) and not _named_by_user(token):
             continue
         start = owner.idx if owner is not None else token.idx
         if GIVING.search(body, 0, start) or ADDRESSED.search(body, 0, start):
@@ -77,7 +78,8 @@ def _relation_word(token: Any) -> str | None:
     if token.pos_ not in ("NOUN", "PROPN") or not token.text.isalpha() and "-" not in token.text:
         return None
     doc = token.doc
-    if token.i + 1 < len(doc) and doc[token.i + 1].text == "-" or token.i and doc[token.i - 1].text == "-":
+    after = doc[token.i + 1:token.i + 3].text.lower()
+    if after.startswith("-") or after == "in law" or token.i and doc[token.i - 1].text == "-":
         return None  # a part of "sister-in-law" or "son-in-law", which the parse splits
     before = [c for c in token.children if c.dep_ in ("compound", "amod") and c.i == token.i - 1]
     if before and relation_of(f"{before[0].lower_} {token.lower_}") is not None:
@@ -103,6 +105,13 @@ def _had(token: Any) -> bool:
             and any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in verb.children))
 
 
+def _named_by_user(token: Any) -> bool:
+    """What the user or "we" named or call something: "we named the puppy Churro"."""
+    verb = token.head
+    return (token.dep_ == "dobj" and verb.lemma_.lower() in _NAMING
+            and any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in verb.children))
+
+
 def _headline(token: Any) -> bool:
     """A note-style start with no "my": "Daughter Mia has soccer at 5" (not "Mother Teresa", "Baby Driver")."""
     return token.i == token.sent.start and token.lower_ in _HEADLINE_WORDS and token.text.istitle()
@@ -116,6 +125,8 @@ def _hedged(token: Any) -> bool:
     while True:
         if any(c.dep_ == "neg" and node.i in (token.i, token.head.i) or c.dep_ == "aux" and c.lower_ in _HEDGES
                for c in node.children):
+            return True
+        if node.dep_ == "xcomp" and node.head.lemma_.lower() in _WISHING:  # "We're going to name our puppy Churro"
             return True
         if node.head.i == node.i or node.dep_ in ("conj", "parataxis"):
             return False
@@ -150,7 +161,7 @@ def _link_heads(token: Any) -> Iterator[Any]:
     if head.lemma_ == "be" and token.dep_ in ("attr", "nsubj") and not inverted:  # "Sara is my wife", "my wife is Sara"
         other = "nsubj" if token.dep_ == "attr" else "attr"
         yield from (c for c in head.children if c.dep_ == other)
-    if token.dep_ == "nsubjpass" and head.lemma_.lower() in _NAMING:  # "my sister is called Anna"
+    if token.dep_ in ("nsubjpass", "dobj") and head.lemma_.lower() in _NAMING:  # "is called Anna", "named it Rex"
         yield from (c for c in head.children if c.dep_ in ("oprd", "attr", "xcomp", "dobj"))
     if token.dep_ == "poss" and head.lower_ == "name" and head.head.lemma_ == "be":  # "my dog's name is Rex"
         yield from (c for c in head.head.children if c.dep_ in ("attr", "acomp"))

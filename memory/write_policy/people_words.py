@@ -34,6 +34,7 @@ _WORDS: dict[str, tuple[str, ...]] = {
                    "ex-fiancé", "ex-fiancee", "ex-fiancée"),
     "child": ("son", "daughter", "kid", "child", "baby", "toddler", "stepson", "stepdaughter", "sons", "daughters",
               "kids", "children", "twins", "twin girls", "twin boys", "eldest", "youngest", "oldest", "little one",
+              "baby girl", "baby boy",
               "stepkids", "stepchildren", "daugther"),
     "parent": ("mom", "mum", "mother", "dad", "father", "mam", "stepmom", "stepmum", "stepdad", "stepfather",
                "stepmother", "parents", "mummy", "mommy", "daddy", "mama"),
