@@ -25,6 +25,7 @@ from memory.write_policy.people import mentions_in
     ("We got a puppy last week and we've named him Otis", [("Otis", "pet", "dog")]),
     ("my mother in law Sue is staying with us", [("Sue", "other", None)]),
     ("ngl my manager at the cafe, sophie, is the best boss", [("Sophie", "colleague", None)]),
+    ("i told my mom about him and she already likes him", [(None, "parent", None)]),
 ])
 def test_the_parse_links_a_name_to_the_users_relation(text: str, expected: list[tuple[str | None, str, str | None]]) -> None:
     assert sorted((m.name, m.relation, m.species) for m in mentions_in(text)) == sorted(expected)

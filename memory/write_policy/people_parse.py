@@ -36,6 +36,7 @@ _WITH_NAMES = {"boys": "sons", "girls": "daughters"}
 _KIN = {"partner", "child", "parent", "sibling", "grandparent", "grandchild"}
 _HEADLINE_WORDS = {"son", "daughter", "wife", "husband", "hubby", "stepson", "stepdaughter"}
 _WISHING = {"go", "want", "plan", "hope", "wish", "intend", "think", "consider", "like", "love", "need", "try"}
+_PARTING = {"leave", "lose", "divorce", "dump", "bury", "miss", "marry", "ditch"}
 _HEDGES = {"would", "could", "might", "should", "may", "'d", "wanna", "gonna"}
 
 
@@ -67,7 +68,7 @@ def parsed_people(body: str) -> list[ParsedPerson]:
             continue
         names = [*_linked_names(token)]
         out += [ParsedPerson(word=word, name=name, start=start) for name in names]
-        subject = token.dep_ in ("nsubj", "nsubjpass") and token.tag_ != "NNS"
+        subject = token.tag_ != "NNS" and (token.dep_ in ("nsubj", "nsubjpass") or _told(token))
         if not names and not naming and owner is not None and subject and relation_of(word) in _KIN:
             out.append(ParsedPerson(word=word, name=None, start=start))  # "My dad drove four hours to help me"
     return out
@@ -102,6 +103,16 @@ def _had(token: Any) -> bool:
     verb = node.head
     return (relation_of(token.lemma_.lower()) == "pet" and node.dep_ in ("dobj", "dep")
             and verb.lemma_.lower() in _HAVING
+            and any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in verb.children))
+
+
+def _told(token: Any) -> bool:
+    """The one object of what the user did ("I told my mom about him"); not a leaving or a loss, which
+    may end them ("I lost my dad"), nor one of two objects ("I left my wife a note").
+    """
+    verb = token.head
+    others = [c for c in verb.children if c.dep_ in ("dobj", "dative", "oprd") and c.i != token.i]
+    return (token.dep_ == "dobj" and not others and verb.lemma_.lower() not in _PARTING
             and any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in verb.children))
 
 
