@@ -77,12 +77,18 @@ class Sentence:
     verbs: frozenset[str]  # words read as verbs, lower case ("love" in "I love jazz", not in "my love of")
 
 
+@lru_cache(maxsize=256)
+def doc_of(text: str) -> Any | None:
+    """The parsed doc of ``text``, once however many readers ask (None without a pipeline)."""
+    nlp = pipeline()
+    return None if nlp is None else nlp(text)
+
+
 def parse(text: str) -> Sentence | None:
     """The parsed sentence, or None without a pipeline."""
-    nlp = pipeline()
-    if nlp is None:
+    doc = doc_of(text)
+    if doc is None:
         return None
-    doc = nlp(text)
     heads = [t for t in doc if t.dep_ in _CLAUSE_DEPS and (t.pos_ in ("VERB", "AUX") or t.dep_ == "ROOT")]
     clauses = tuple(_clause(t, heads) for t in heads)
     first = next((t for t in doc if not t.is_punct), None)

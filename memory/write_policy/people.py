@@ -20,6 +20,8 @@ from memory.text import statements
 from memory.write_policy.chat_forms import statement_before_question
 from memory.write_policy.clauses import clauses
 from memory.write_policy.hypotheticals import HYPOTHETICAL
+from memory.write_policy.people_parse import parsed_people
+from memory.write_policy.people_screens import ADDRESSED, GIVING, REQUEST
 from memory.write_policy.people_words import NOT_NAMES, PET_WORD, RELATION_WORD, relation_of, species_of, words_for
 from memory.write_policy.person import third_person
 from memory.write_policy.person_mention import PersonMention
@@ -49,14 +51,6 @@ _AFTER_REL = (r"(?!'s\b|s?\s+(?:allerg\w*|food|walker|sitter|hair|bed|toys?|park
 _NOT_AFTER_IS = rf"(?!(?:{'|'.join(sorted(NOT_A_NAME, key=len, reverse=True))}|{HEALTH_STATES})\b)"
 # A break-up verb with an object of its own is no break-up: "Tom and I split the bill", "I left my wife a note".
 _OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|our|my|his|her|their|its|this|that|these|those|some|it|them)\b", _I)
-# After a verb of giving, "my son Lego" is two objects unless a third follows ("gave my son Leo a bike")
-_GIVING = re.compile(r"\b(?:gave|give|gives|giving|bought|buy|buys|buying|got|get|gets|getting|sent|send|sends|taught|"
-                     r"teach|teaches|made|make|makes|showed|show|shows|cooked|cook|baked|bake|"
-                     r"ordered|order|lent|lend|owe|owed|offered|offer|fed|feed|feeds|paid|pay|call|calls|called|"
-                     r"nickname|nicknamed)\s+$", _I)
-# Words said to someone, the assistant most often: "You're my best friend, Claude", "thanks, my friend Sam"
-_ADDRESSED = re.compile(r"\b(?:you(?:'re| are)(?: like)?|u r|ur|hi|hey|hello|thanks|thank you|cheers|bye|love you|"
-                        r"good ?night|morning|dear)\W*$", _I)
 _BOUGHT_FOR = re.compile(r"\b(?:got|bought) (?:my|our)\b", _I)
 _BREAK_UP = r"(?:broke up|split up|split|separated|divorced|called it quits|ended things|parted ways)"
 _NAMING_ASKED = re.compile(r"\b(?:call|name|naming|calling)\b", _I)  # "should I call my cat Pierogi?"
@@ -77,8 +71,8 @@ _NAMED = (
                rf"(?P<names>{_NAMES})\b", _I),
     # "Anna is my sister", "Marta, my girlfriend, ..."
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME})(?: is|,) (?:my|our) {_MOD}{_REL}{_AFTER_REL}\b", _I),
-    # "RIP Goldie, our goldfish —", "Jake (my stepson)": an apposition that closes, anywhere
-    re.compile(rf"\b(?P<names>{_NAME})(?:, | \()(?:my|our) {_MOD}{_KIND}{_REL}{_AFTER_REL}"
+    # "RIP Goldie, our goldfish —", "Jake (my stepson)", "Skip and Meg, my two collies,": an apposition that closes
+    re.compile(rf"\b(?P<names>{_NAMES})(?:, | \()(?:my|our) {_MOD}{_KIND}(?P<rel>(?:{RELATION_WORD})s?){_AFTER_REL}"
                rf"(?=\s*(?:$|[),.!;:—–-]))", _I),
     # "my wife (Claire)", "my partner — Sam —"
     re.compile(rf"\b(?:my|our) {_MOD}{_KIND}{_REL}{_AFTER_REL}(?: \(| [—–-] )(?P<names>{_NAMES})(?:\)| [—–-])", _I),
@@ -115,7 +109,7 @@ _DATING = re.compile(
 _NAMING = re.compile(
     rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) (?:names? (?:is|are)|name's|name:?)|"
     rf"(?:he|she|it)(?:'s| is) (?:called|named)|they(?:'re| are) (?:called|named)|"
-    rf"(?:we |i )?(?:named|called) (?:him|her|it|them)|(?:i|we) call (?:him|her|it|them)|"
+    rf"(?:(?:we|i)(?:'ve| have)? )?(?:named|called) (?:him|her|it|them)|(?:i|we) call (?:him|her|it|them)|"
     rf"the (?P<kind>{RELATION_WORD}) (?:is|'s) (?:called|named)|"
     rf"an? (?:[\w-]+ )?(?P<kind2>{PET_WORD}) (?:called|named)) "
     rf"(?P<names>{_NAMES})\b", _I)
@@ -145,7 +139,7 @@ _FACT = re.compile(
     rf"works|work|loves|love|likes|like|have|"
     rf"hates|has|plays|studies|teaches|speaks|eats|prefers|enjoys|adores|was born|turned|turns|just turned|"
     rf"can't|doesn't|does not|cannot|never|always) .+)$", _I)
-_NAMING_ONLY = re.compile(rf"^(?:is|'s) (?:called|named)\b|^'s name|^(?:is|'s) {_NAME}$", _I)
+_NAMING_ONLY = re.compile(rf"^(?:is|'s|are) (?:called|named)\b|^'s name|^(?:is|'s) {_NAME}$", _I)
 # "divorced from Mark since 2019", "I'm separated from my husband"
 _BROKE_FROM = re.compile(rf"(?:^|\bi(?:'m| am|'ve been| have been| got) )(?:just |recently |finally )?"
                          rf"(?:divorced|separated) from (?:my {_MOD}(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|"
@@ -170,8 +164,9 @@ def mentions_in(text: str) -> list[PersonMention]:
     for sentence in statements(_capitalised(text) if text == text.lower() else text):
         body = _FILLER.sub("", sentence.strip())
         if body.endswith("?"):  # "can you help me write a card for my sister Leah?" still says who Leah is
-            if not HYPOTHETICAL.search(body) and not _NAMING_ASKED.search(body):
+            if not HYPOTHETICAL.search(REQUEST.sub("", body)) and not _NAMING_ASKED.search(body):
                 found += [_mention(m["rel"], n) for m in _NAMED[0].finditer(body) for n in _names(m["names"])]
+                found += [_mention(p.word, p.name) for p in parsed_people(body) if p.name is not None]
             body = statement_before_question(body) or ""
         cue = HYPOTHETICAL.search(body)
         body = body[:cue.start()] if cue is not None else body  # what comes before "if", "would", ... stands
@@ -185,8 +180,9 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
     out: list[PersonMention] = []
     for pattern in _NAMED:
         out += [_mention(m["rel"], name) for m in pattern.finditer(body) for name in _names(m["names"])
-                if not (_GIVING.search(body, 0, m.start()) and not _OBJECT_AFTER.match(body, m.end()))
-                and not _ADDRESSED.search(body, 0, m.start())]
+                if not (GIVING.search(body, 0, m.start()) and not _OBJECT_AFTER.match(body, m.end()))
+                and not ADDRESSED.search(body, 0, m.start())]
+    out += [_mention(p.word, p.name, existing=p.name is None) for p in parsed_people(body)]  # people_parse.py
     for m in _HAS.finditer(body):
         if _BOUGHT_FOR.search(m.group(0)) and relation_of(m["rel"]) != "pet" and not _OBJECT_AFTER.match(body, m.end()):
             continue  # "I bought my son Lego": a person is bought for, not bought

@@ -34,13 +34,14 @@ _WORDS: dict[str, tuple[str, ...]] = {
                    "ex-fiancé", "ex-fiancee", "ex-fiancée"),
     "child": ("son", "daughter", "kid", "child", "baby", "toddler", "stepson", "stepdaughter", "sons", "daughters",
               "kids", "children", "twins", "twin girls", "twin boys", "eldest", "youngest", "oldest", "little one",
+              "baby girl", "baby boy",
               "stepkids", "stepchildren", "daugther"),
     "parent": ("mom", "mum", "mother", "dad", "father", "mam", "stepmom", "stepmum", "stepdad", "stepfather",
-               "stepmother", "parents"),
+               "stepmother", "parents", "mummy", "mommy", "daddy", "mama"),
     "sibling": ("brother", "sister", "sibling", "twin", "brothers", "sisters", "siblings", "stepbrother",
                 "stepsister", "half-brother", "half-sister", "sis", "bro"),
     "grandparent": ("grandma", "grandmother", "grandpa", "grandfather", "gran", "granny", "nan", "nana",
-                    "grandad", "granddad", "grandparents"),
+                    "grandad", "granddad", "grandparents", "nani", "dadi"),
     "grandchild": ("grandson", "granddaughter", "grandaughter", "grandkid", "grandchild", "grandkids", "grandchildren",
                    "grandsons", "granddaughters"),
     "friend": ("friend", "best friend", "bestie", "bff", "buddy", "pal", "friends", "mate", "best mate", "mates",
@@ -48,7 +49,8 @@ _WORDS: dict[str, tuple[str, ...]] = {
     "colleague": ("colleague", "coworker", "co-worker", "boss", "manager", "teammate", "colleagues",
                   "coworkers", "co-workers"),
     "other": ("aunt", "uncle", "cousin", "niece", "nephew", "neighbour", "neighbor", "roommate", "flatmate",
-              "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "godmother", "godfather",
+              "mother-in-law", "father-in-law", "son-in-law",
+              "daughter-in-law", "sister-in-law", "brother-in-law", "godmother", "godfather",
               "godson", "goddaughter", "mentor", "cousins", "neice", "in-laws", "mil", "fil", "sil", "bil"),
 }
 
@@ -57,7 +59,8 @@ SPECIES: dict[str, str | None] = {
     **dict.fromkeys(("dog", "dogs", "puppy", "puppies", "pup", "pups", "doggo", "labrador", "lab", "retriever",
                      "golden retriever", "terrier", "spaniel", "poodle", "beagle", "collie", "border collie",
                      "husky", "dachshund", "pug", "bulldog", "corgi", "greyhound", "german shepherd", "chihuahua",
-                     "dalmatian", "rottweiler", "schnauzer", "whippet", "labradoodle", "cockapoo", "boxer", "shepherd"),
+                     "dalmatian", "rottweiler", "schnauzer", "whippet", "labradoodle", "cockapoo", "boxer", "shepherd",
+                     "golden"),
                     "dog"),
     **dict.fromkeys(("cat", "cats", "kitten", "kittens", "kitty", "tabby", "siamese", "maine coon"), "cat"),
     **dict.fromkeys(("rabbit", "rabbits", "bunny", "bunnies"), "rabbit"),
@@ -67,6 +70,7 @@ SPECIES: dict[str, str | None] = {
     **dict.fromkeys(("tortoise", "turtle"), "tortoise"),
     **dict.fromkeys(("horse", "horses", "pony"), "horse"),
     **dict.fromkeys(("goldfish",), "fish"),
+    **dict.fromkeys(("hen", "hens"), "chicken"),
     **dict.fromkeys(("snake", "lizard", "gecko", "ferret", "hedgehog", "chinchilla", "iguana", "axolotl"), None),
     **dict.fromkeys(("bearded dragon", "tarantula", "gerbil", "gerbils"), None),
     "pet": None, "pets": None, "fur baby": None, "furbaby": None, "fur babies": None,
@@ -110,6 +114,6 @@ def words_for(relation: str, species: str | None = None) -> frozenset[str]:
 
 
 def _forms(word: str) -> tuple[str, ...]:
-    """The ways a word may be written in the table: "ex wife", "ex-wife", "exwife"."""
+    """The ways a word may be written in the table: "ex wife", "ex-wife", "exwife", "collies"."""
     plain = re.sub(r"\s+", " ", word.strip().lower())
-    return plain, plain.replace(" ", "-"), plain.replace("-", " "), plain.replace("-", "")
+    return plain, plain.replace(" ", "-"), plain.replace("-", " "), plain.replace("-", ""), plain.removesuffix("s")

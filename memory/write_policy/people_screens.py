@@ -1,0 +1,21 @@
+"""Screens both people readers apply (the regexes in ``people.py`` and the parse in ``people_parse.py``).
+
+Words before "my sister Anna" can say she is not being introduced: a verb of giving makes
+"my son Lego" two objects, and words said to someone ("thanks, my friend Sam") address them.
+A polite request ("Could you help me write a card for my sister Leah?") is no supposition.
+"""
+
+from __future__ import annotations
+
+import re
+
+# After a verb of giving, "my son Lego" is two objects unless a third follows ("gave my son Leo a bike")
+GIVING = re.compile(r"\b(?:gave|give|gives|giving|bought|buy|buys|buying|got|get|gets|getting|sent|send|sends|taught|"
+                    r"teach|teaches|made|make|makes|showed|show|shows|cooked|cook|baked|bake|"
+                    r"ordered|order|lent|lend|owe|owed|offered|offer|fed|feed|feeds|paid|pay|call|calls|called|"
+                    r"nickname|nicknamed)\s+$", re.IGNORECASE)
+# Words said to someone, the assistant most often: "You're my best friend, Claude", "thanks, my friend Sam"
+ADDRESSED = re.compile(r"\b(?:you(?:'re| are)(?: like)?|u r|ur|hi|hey|hello|thanks|thank you|cheers|bye|love you|"
+                       r"good ?night|morning|dear)\W*$", re.IGNORECASE)
+# "Could you help me ...": the "could" of a request, which the hypothetical screen would read as a supposition
+REQUEST = re.compile(r"^(?:could|would|can) (?:you|u) (?:please |pls |kindly )?", re.IGNORECASE)
