@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from memory.write_policy.base import CandidateFact
+from memory.write_policy.people_words import BREAK_UP, PET_WORD
 from memory.write_policy.person import third_person
 
 _I = re.IGNORECASE
@@ -72,9 +73,9 @@ _SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?:^|\bI )(?:haven't|have not) been (?P<x>(?:an? )?(?!(?:to|in|at|on|there|here|so|that|this|very|"
                 r"really|too|able|allowed|myself)\b)[\w-]+(?<!ing)) since\b", _I), r"I'm not \g<x> anymore since"),
     (re.compile(r"\b(?:me and )?my (?P<r>girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?) and I (?:have |'ve )?"
-                r"(?:broke up|broken up|split up|split|separated|divorced|got divorced)\b", _I),
+                rf"{BREAK_UP}\b", _I),
      r"I'm no longer with my \g<r>"),
-    (re.compile(r"\bI (?:have |'ve )?(?:broke up|broken up|split up|split) with my (?P<r>girlfriend|boyfriend|partner|"
+    (re.compile(rf"\bI (?:have |'ve )?{BREAK_UP} with my (?P<r>girlfriend|boyfriend|partner|"
                 r"wife|husband|fianc[eé]e?)\b", _I), r"I'm no longer with my \g<r>"),
     (re.compile(r"\bI (?:have |'ve )?moved (?:out of|away from) (?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*|"
                 r"(?!(?:the|my|a|an|our|his|her|their|home|there|here)\b)[a-z][\w-]+)\b", _I),
@@ -85,9 +86,8 @@ _SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:I(?:'ve| have)? (?:given up|gave up|quit|stopped|come off|came off|gone off|went off)(?: on)?|"
                 r"I'm (?:off|done with)) (?P<x>(?:the|my) [\w-]+(?: [\w-]+)? diet)\b", _I),
      r"I'm not on \g<x> anymore"),
-    (re.compile(r"\bwe (?:don't|do not) (?P<v>have|own) (?P<x>(?:the|our|a) (?:dog|cat|puppy|kitten|rabbit|bunny|"
-                r"hamster|guinea pig|parrot|budgie|horse|pony|tortoise|snake|car|van|boat|caravan|allotment)) "
-                rf"{_ANYMORE}\b", _I), r"I don't \g<v> \g<x> anymore"),
+    (re.compile(rf"\bwe (?:don't|do not) (?P<v>have|own) (?P<x>(?:the|our|a) (?:{PET_WORD}|car|van|boat|caravan|"
+                rf"allotment)) {_ANYMORE}\b", _I), r"I don't \g<v> \g<x> anymore"),
     (re.compile(r"^no more (?P<x>[\w -]+?) for me\b(?!.*\b(?:tonight|today|thanks|thank you|please|for now|right now|"
                 r"this (?:time|week|evening))\b)", _I), r"I don't do \g<x> anymore"),
     (re.compile(r"\b(?:after (?:like )?[\w ]+ of being (?P<x>[\w-]+)),? I(?:'ve| have)? (?:finally )?(?:stopped|quit)"

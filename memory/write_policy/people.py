@@ -20,7 +20,7 @@ from datetime import datetime
 
 from memory.text import statements
 from memory.write_policy.chat_forms import statement_before_question
-from memory.write_policy.people_words import PET_WORD, RELATION_WORD, relation_of, species_of, words_for
+from memory.write_policy.people_words import BREAK_UP, PET_WORD, RELATION_WORD, relation_of, species_of, words_for
 from memory.write_policy.person import third_person
 from memory.write_policy.voices import CAPTION, is_not_the_user
 
@@ -41,7 +41,6 @@ _MOD = (r"(?:(?:little|big|baby|younger|older|elder|eldest|youngest|oldest|middl
 _REL = rf"(?P<rel>{RELATION_WORD})"
 _AFTER_REL = (r"(?!'s\b|s?\s+(?:allerg\w*|food|walker|sitter|hair|bed|toys?|park|person|people|lover|owner|"
               r"friendly|show|trainer|groomer|treats?|door|flap|litter|insurance|breed|years?)\b)")
-_BREAK_UP = r"(?:broke up|split up|split|separated|divorced|called it quits|ended things|parted ways)"
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|would|wish|wanna|want(?:s|ed)? (?:a|an|to|one)|hope to|hoping to|thinking (?:of|about)|"
     r"planning (?:to|on)|plan to|considering|might|maybe|perhaps|someday|one day|imagine|suppose|supposing|"
@@ -96,19 +95,19 @@ _NAMING = re.compile(
 _PARTNER = "|".join(sorted(words_for("partner"), key=len, reverse=True))
 _BREAKS = (
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME}) and i (?:just |finally |recently |have |'ve )?"
-               rf"{_BREAK_UP}\b", _I),
+               rf"{BREAK_UP}\b", _I),
     re.compile(rf"\b(?:my|our) {_MOD}(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))? and i (?:just |finally |recently )?"
-               rf"{_BREAK_UP}\b", _I),
+               rf"{BREAK_UP}\b", _I),
     re.compile(rf"\bi (?:just |finally |recently )?(?:broke up|split up|split|separated) with (?:(?:my|our) {_MOD}"
                rf"(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME}))", _I),
     re.compile(rf"\bi (?:just |finally )?(?:divorced|dumped|left) (?:my {_MOD}(?P<rel>{_PARTNER})"
                rf"(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME})(?! to\b))", _I),
     re.compile(rf"(?:^|[,;] )(?:(?:my|our) (?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME})) "
                rf"(?:dumped|left|divorced|broke up with) me\b", _I),
-    re.compile(rf"^we (?:just |finally |recently |have |'ve )?{_BREAK_UP}\b", _I),
+    re.compile(rf"^we (?:just |finally |recently |have |'ve )?{BREAK_UP}\b", _I),
     # "me and jess broke up": between "me and" and a break-up verb only a name fits, written as it may be
     re.compile(rf"(?:^|[,;] )(?:me and (?P<names>[a-z][a-zà-ÿ]+)|(?P<names2>[a-z][a-zà-ÿ]+) and me) "
-               rf"(?:just |finally |recently )?{_BREAK_UP}\b", _I),
+               rf"(?:just |finally |recently )?{BREAK_UP}\b", _I),
 )
 _GONE = re.compile(
     rf"\b(?:my|our) {_MOD}{_REL}(?: (?P<names>{_NAME}))? (?:just |recently |sadly )?(?:died|passed away|passed|"
