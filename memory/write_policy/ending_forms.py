@@ -37,10 +37,14 @@ _DAYS = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|winter|summe
 _MEDS = r"(?:meds|medication|medicine|pills?|antidepressants|tablets|insulin|steroids|the pill)"
 
 SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # A label before the news: "ok so update: im not vegan anymore", "Life update - I left Google".
+    (re.compile(r"^(?:(?:ok|okay|so|well|oh|and|small|big|quick|life|little|some|personal)\W+){0,3}"
+                r"(?:update|news|fyi|psa|heads up|confession)\s*(?:[:!]|\s[-–—])\s*", _I), ""),
     # Subjectless news, at the start or after a clause of the speaker's: "Sold the car, …", "I'm fine, left Google."
     (re.compile(rf"{_START}(?:just |finally |recently |also )?(?=(?:left|sold|cancell?ed|deleted|closed|unsubscribed|"
                 r"dropped out|moved (?:out|away)|retired|broke up|split up|got rid of|gave up|given up|kicked|ditched|"
-                r"cut out|came off|resigned|got (?:laid off|fired|sacked|let go|made redundant))\b)", _I), r"\g<p>I "),
+                r"cut out|cut (?=\w+(?: \w+)? out\b)|came off|resigned|got (?:laid off|fired|sacked|let go|"
+                r"made redundant))\b)", _I), r"\g<p>I "),
     (re.compile(r"\bI(?:'m| am) (?:(?:officially|definitely|actually|honestly|now|totally|really|also) )+"
                 r"(?=not |no longer )", _I), "I'm "),
     (re.compile(r"\bI (?:used to be|was) (?P<x>(?:an? )?[\w-]+(?: [\w-]+)?)(?: for [\w ]+?)?,? but (?:(?:I )?"
@@ -64,6 +68,8 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"\bI {_HAVE}(?:divorced|dumped|left) my (?P<r>{_PARTNER})\b", _I), r"I'm no longer with my \g<r>"),
     (re.compile(rf"(?:^|[,;] |\b(?:and|but|so) )(?:me and (?P<n>{_NAME})|(?P<m>{_NAME}) and (?:I|me)) {_HAVE}"
                 rf"(?:just |finally |recently )?{BREAK_UP}\b", _I), r" I'm no longer with \g<n>\g<m>"),
+    (re.compile(rf"\b(?:(?:my (?P<r>{_PARTNER})|(?P<n>{_NAME})) and I|we) (?:are|'re) (?:no longer together|not "
+                rf"together {ANYMORE})\b", _I), r"I'm no longer with \g<r>\g<n>"),
     (re.compile(rf"\bI {_HAVE}(?:just |finally |recently )?(?:(?:{BREAK_UP}) (?:with|from) |divorced |dumped )"
                 rf"(?P<n>{_NAME})\b", _I), r"I'm no longer with \g<n>"),
     # Places: "I moved away from Leeds", "we moved out of London", "I moved from Leeds to York"
@@ -94,7 +100,9 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 _I), r"I don't have \g<x> anymore"),
     (re.compile(r"\bI (?:have |'ve )?(?:unsubscribed|cancell?ed my subscription) (?:from|to) (?=(?-i:[A-Z]))", _I),
      "I quit "),
-    (re.compile(r"\bI (?:have |'ve )?(?:cancell?ed|deleted|closed) (?=(?-i:[A-Z])[\w-]+(?:$|[\s,.;!]+(?!'s)))", _I),
+    (re.compile(r"\bI (?:have |'ve )?(?:cancell?ed|deleted|closed) (?=(?:(?-i:[A-Z])[\w-]+|facebook|instagram|twitter|"
+                r"tiktok|snapchat|whatsapp|netflix|spotify|tinder|bumble|hinge|reddit|linkedin)(?:$|[\s,.;!]+(?!'s)))",
+                _I),
      "I quit "),
     (re.compile(r"\bI (?:have |'ve )?(?:cancell?ed|ended|quit) my membership (?:at|with|of|to) ", _I),
      "I'm not a member of "),

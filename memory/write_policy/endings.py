@@ -33,7 +33,8 @@ _PASSING = re.compile(
     r"excited|motivated|hopeful|convinced|comfortable|safe|in charge|in a hurry|in a rush|"
     r"(?:remember|recall|recogni[sz]e|understand|know|feel|hear|want to talk|care|mind|trust|believe|get it)\b.*|"
     r"need (?:help|it|that|this|to|you)\b.*|"
-    r"mad at \w+|angry at \w+|upset with \w+|worried about .+|sure (?:about|what|if|how|why|whether) .*)$",
+    r"mad at \w+|angry at \w+|upset with \w+|worried about .+|sure (?:about|what|if|how|why|whether) .*|"
+    r".*\b(?:you|your|yours)\b.*|.*\b(?:that|this|it|them|those|these)|(?:a )?fan of .*)$",
     _I,
 )
 # Objects that make "I stopped/quit X" a moment, not an ended habit; after a gerund only the second
@@ -46,13 +47,17 @@ _MOMENT = re.compile(r"\b(?:halfway|midway|early|for a (?:bit|while|second|minut
 _STAYS_AT = re.compile(r"^I'm \{x\} at (?-i:[A-Z])")
 _FOR_NOW = re.compile(r"\b(?:tonight|tomorrow|right now|at the moment|for now|later|next (?:week|month|year)|"
                       r"this (?:evening|weekend))\b", _I)
+# A verb alone says too little to end anything: "I no longer work" is most often what is left of
+# "I no longer work as a nurse" once its object is cut.
+_BARE_VERB = re.compile(r"^(?:work|live|go|do|have|get|take|make|use|need|want|feel|stay|come|see|know|be)$", _I)
 # Gerunds that stop in a moment: "I stopped laughing".
 _MOMENTARY = re.compile(r"^(?:laughing|crying|talking|listening|screaming|shouting|waiting|looking|staring|"
                         r"breathing|shaking|typing|moving|walking|thinking|worrying|panicking|trying|bothering|pretending|arguing|"
                         r"fighting|resisting|hoping|asking)\b|^\w+ing (?:it|this|that)$",
                         _I)
 # Where the ended thing's words stop: "since my knee surgery", ", 2 years sober".
-_TAIL = re.compile(r"\s*(?:[,;:(]|\s[-–—]\s|\s(?:since|because|as|so|but|and now|now that|after|ago|last|"
+_TAIL = re.compile(r"\s*(?:[,;:(]|\s[-–—]\s|\s(?:since|because|as(?! (?:an?|the) )|so|but|and now|now that|after|"
+                   r"ago|last|"
                    r"for good|completely|altogether|entirely|cold turkey|years ago|recently|this (?:year|month|week)|"
                    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a few|a couple of|several|many|some)"
                    r"(?: \w+)? (?:days?|weeks?|months?|years?|decades?)\b|"
@@ -68,7 +73,9 @@ CESSATION: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"(?P<x>.+)$", _I), "I work {p} {x}"),
     (re.compile(rf"^i{_STOPPED} (?P<g>[a-z]+ing)\b(?P<x>.*)$", _I), "I {g} {x}"),
     (re.compile(rf"^i(?:{_QUITTING}|'ve left| left) (?![\w -]*\b(?:at|after(?! (?:\w+ )?\w+ (?:years?|months?|"
-                r"decades?)\b)|before|around|by|early|party|meeting|"
+                r"decades?)\b)|before|around|by|early|party|meeting|on|under|behind|with|inside|outside|home|upstairs|"
+                r"downstairs|in (?:the|my|a|your|his|her)|phone|keys|wallet|purse|bag|jacket|coat|umbrella|laptop|"
+                r"charger|card|glasses|stuff|things|lights?|door|tap|oven|note|message|tip|review|comment|"
                 r"room|house|office|building|shop|pub|bar|restaurant|station|table|call|chat|app|program|programme|"
                 r"game|window|tab|browser|application|software|seat|place|spot|turn|saturday|sunday|weekend|evening|"
                 r"morning|afternoon|day|night|lunch|time|chance|search|fight|argument|struggle|race|match|queue)\b)"
@@ -112,8 +119,7 @@ def positive_form(clause: str) -> tuple[str, bool]:
         whole = groups.get("x", "")
         rest = groups["x"] = _TAIL.split(whole)[0].strip()
         gerund = groups.get("g", "")
-        if _PASSING.match(rest) or _MOMENT.search(whole) or _MOMENTARY.match(f"{gerund} {rest}".strip()) \
-                or (not gerund and _MOMENT_START.match(rest) and not _STAYS_AT.match(f"{template} {rest}")):
+        if _passing(template, whole, rest, gerund):
             return clause, False
         if "{v}" in template:
             if len(rest.split()) > 3:  # "I gave up hope that …": not a habit's name
@@ -123,6 +129,14 @@ def positive_form(clause: str) -> tuple[str, bool]:
             groups["g"] = _base(groups["g"])
         return template.format(**groups).strip(), True
     return clause, False
+
+
+def _passing(template: str, whole: str, rest: str, gerund: str) -> bool:
+    """Whether what "ended" is a mood, a moment or too little to name a state."""
+    if _PASSING.match(rest) or _BARE_VERB.match(rest) or _MOMENT.search(whole) \
+            or _MOMENTARY.match(f"{gerund} {rest}".strip()):
+        return True
+    return not gerund and bool(_MOMENT_START.match(rest)) and not _STAYS_AT.match(f"{template} {rest}")
 
 
 def loose_ending(positive: str, clause: str) -> CandidateFact:
