@@ -24,6 +24,7 @@ from typing import Any
 
 from bench import DATASETS
 from bench.check_rule_classes import check_rule_classes
+from bench.check_rules_feedback import check_rules_feedback
 from bench.extraction_eval import NEVER_STORED, load_cases, load_set
 from bench.intents_eval import load as load_intents
 from memory.write_policy.base import slot_for
@@ -233,7 +234,7 @@ def check_samples(root: Path, fixtures: Path = FIXTURES) -> list[str]:
 
 CHECKS: dict[str, Callable[[Path, dict[str, Any]], list[str]]] = {
     "intents": check_intents, "locomo": check_locomo, "training": check_training, "write_policy": check_write_policy,
-    "rule_classes": check_rule_classes,
+    "rule_classes": check_rule_classes, "rules_feedback": check_rules_feedback,
 }
 
 

@@ -1,7 +1,9 @@
-"""Six months of four users told through the real CLI: are names, partners, pets, ended states and
+"""Six months of eight users told through the real CLI: are names, partners, pets, ended states and
 standing instructions current at the end, and is no old value shown as current?
 
-Each session of a scenario (bench/people_world.py) is one ``memory-agent --now T chat``
+Each session of a scenario (bench/people_world.py: 1-4; bench/people_outside.py: 5 and 6, written by an
+outside hand before they were first run; bench/people_outside_b.py: 7 and 8, written by a second outside
+hand and held back, not run before the rules were final) is one ``memory-agent --now T chat``
 run in this process (tests/support/cli.py), its lines typed on stdin and ``/end`` last;
 the user answers a rule review with yes only after a standing instruction. On the last
 day the memory is read with ``memories --json`` (profile, facts, rules and any other
@@ -32,9 +34,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bench.people_world import ASK_DAY, SCENARIOS, Scenario, Stale, Tracked
+from bench.people_outside import SCENARIOS as OUTSIDE
+from bench.people_outside_b import SCENARIOS as HELD_BACK
+from bench.people_world import ASK_DAY, Scenario, Stale, Tracked
+from bench.people_world import SCENARIOS as WORLD
 from tests.support.cli import main_on
 
+SCENARIOS: tuple[Scenario, ...] = (*WORLD, *OUTSIDE, *HELD_BACK)
 RESULTS = Path(__file__).resolve().parent / "results" / "people_sim.md"
 BLOCK = re.compile(r'<memories kind="(\w+)">\n# [^\n]*\n(.*?)\n</memories>', re.DOTALL)
 NOT_CURRENT = {"episode", "message", "summary", "history", "knowledge", "task"}
@@ -186,7 +192,7 @@ def details(score: ScenarioScore) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run the scenarios and print per scenario "current k/5, stale s" and the total."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--scenario", type=int, choices=range(1, len(SCENARIOS) + 1), help="run only this one (1-4)")
+    p.add_argument("--scenario", type=int, choices=range(1, len(SCENARIOS) + 1), help="run only this one (1-8)")
     p.add_argument("--show", action="store_true", help="per value: kept, in the prompt, stale lines; every record")
     p.add_argument("--upkeep-every", type=int, default=0, metavar="DAYS",
                    help="run upkeep every DAYS (default: never); its review questions go unanswered")

@@ -24,9 +24,13 @@ node re-runs on resume (the other layers' nodes have finished), which is why
 every layer's writes are idempotent.
 
 Session bookkeeping is a watermark, not a transcript in thread state. The state
-keeps one fixed-size marker, ``session_mark``: when the last ``end_session`` ran
-in this thread and the last message it closed. The session that ``end_session``
-consolidates is what the **message log** holds for this thread after that time.
+keeps one fixed-size marker, ``session_mark``: the time of the latest message the
+last ``end_session`` closed in this thread (or when it ran, if later) and the last
+message it closed. The session that ``end_session`` consolidates is what the
+**message log** holds for this thread after that time. A turn's clock is never at
+or before the mark (``turn_clock``): a simulated clock that stands still (``--now``)
+or a system clock stepped back would otherwise log the next session at or before
+the mark, and the next ``end_session`` would find nothing to close.
 Why the message log: it is durable (the working layer compacts old messages out
 of ``messages``, so the thread state cannot be the record), every record carries
 its id, thread and time, and it only ever holds turns made while memory was on —
@@ -157,6 +161,18 @@ def session_of(
     return _logged_all(_after(state.get("messages") or [], mark.get("id")), thread, env.now)
 
 
+def turn_clock(state: dict[str, Any], now: datetime) -> datetime:
+    """The time a turn is logged at: ``now``, or just after the session mark when ``now`` is not later."""
+    mark = parse_time((state.get("session_mark") or {}).get("time"))
+    return now if mark is None or now > mark else mark + timedelta(microseconds=1)
+
+
+def _mark_time(env: LayerEnv, log: MessageLogLayer | None, state: dict[str, Any], at: datetime) -> datetime:
+    """The new session mark's time: the latest message this ``end_session`` closed, or ``at`` when later."""
+    closed = session_of(env, log, state, thread_of_run()) if log is not None else []
+    return max([at, *(m.time for m in closed)])
+
+
 def log_of(layers: Sequence[MemoryLayer]) -> MessageLogLayer | None:
     """The message-log layer among ``layers``, if there is one."""
     return next((layer for layer in layers if isinstance(layer, MessageLogLayer)), None)
@@ -181,7 +197,7 @@ def make_consolidate(layers: Sequence[MemoryLayer]) -> Callable[..., dict[str, A
         thread = thread_of_run()
         env = make_env(runtime, state)
         remember = is_memory_enabled(env.store, env.scope)
-        plan = {"mode": TURN, "at": env.now.isoformat(), "remember": remember, "split": False}
+        plan = {"mode": TURN, "at": turn_clock(state, env.now).isoformat(), "remember": remember, "split": False}
         if run_mode(state) == END_SESSION:  # a turn's input mode is gone by now: only a first node sees one
             refused = claim_thread(env, thread)
             if refused:
@@ -226,7 +242,8 @@ def make_consolidate_done(layers: Sequence[MemoryLayer]) -> Callable[..., dict[s
         if plan.get("mode") == SESSION:
             messages = state.get("messages") or []
             last = str(messages[-1].id) if messages else ""
-            updates.update(session_mark={"time": at.isoformat(), "id": last}, memory_usage={})
+            mark = _mark_time(env, log, state, at)
+            updates.update(session_mark={"time": mark.isoformat(), "id": last}, memory_usage={})
         return updates
 
     return consolidate_done

@@ -148,6 +148,7 @@ _TOPICS = {
     "family": "family", "name": "name", "allergy": "allergies", "allergies": "allergies", "age": "age",
 }
 MIN_NEEDLE_CHARS = 3
+_MIN_VALUE_CHARS = 4  # a lone value word shorter than this finds too much
 
 
 def needles(target: str) -> list[str]:
@@ -165,9 +166,11 @@ def needles(target: str) -> list[str]:
         else:
             runs[-1].append(word)
     content = [" ".join(r) for r in reversed(runs) if r]  # the value comes last: "my name is Sam"
+    # A run's last word alone: "I speak Spanish" is kept as "The user speaks French and Spanish".
+    values = [r[-1] for r in reversed(runs) if len(r) > 1 and len(r[-1]) >= _MIN_VALUE_CHARS]
     topics = [_TOPICS[w] for w in words if w in _TOPICS] + (["location"] if "live" in words else [])
     out: list[str] = []
-    for candidate in [*content, said, *topics]:
+    for candidate in [*content, *values, said, *topics]:
         if len(candidate) >= MIN_NEEDLE_CHARS and candidate not in out:
             out.append(candidate)
     return out

@@ -69,6 +69,22 @@ def _unknown_relation(root: Path) -> None:
                lambda rs: next(r for r in rs if r["class"] == "person")["expect"][0].update(relation="cousin"))
 
 
+def _rule_without_topic(root: Path) -> None:
+    _edit_rows(root / "rules_feedback.jsonl", lambda rs: rs[0].pop("topic"))
+
+
+def _feedback_text_twice(root: Path) -> None:
+    _edit_rows(root / "rules_feedback.jsonl", lambda rs: rs[5].update(text=rs[1]["text"].upper()))
+
+
+def _feedback_kinds_not_interleaved(root: Path) -> None:
+    _edit_rows(root / "rules_feedback.jsonl", lambda rs: rs.insert(2, rs.pop(3)))
+
+
+def _feedback_unknown_trap(root: Path) -> None:
+    _edit_rows(root / "rules_feedback.jsonl", lambda rs: rs[1].update(trap="gossip"))
+
+
 def _missing_file(root: Path) -> None:
     (root / "write_policy_voices.jsonl").unlink()
 
@@ -85,6 +101,10 @@ def _missing_file(root: Path) -> None:
         (_unknown_trap, "f001: unknown trap"),
         (_rule_class_split_flipped, "rc-001: split is not the alternating one of its class"),
         (_unknown_relation, "a person needs a known relation"),
+        (_rule_without_topic, "rules_feedback.jsonl:1: r01: fields ['id', 'rule', 'text']: a rule row has exactly"),
+        (_feedback_text_twice, "rules_feedback.jsonl:6: n03: text used twice"),
+        (_feedback_kinds_not_interleaved, "rules_feedback.jsonl:3: n02: two rows of one kind in a row"),
+        (_feedback_unknown_trap, "rules_feedback.jsonl:2: n01: unknown trap 'gossip'"),
         (_missing_file, "cannot be checked: FileNotFoundError"),
     ],
     ids=lambda x: getattr(x, "__name__", "")[1:] or None,

@@ -181,6 +181,36 @@ def test_when_a_change_happened_is_not_part_of_the_value(text: str) -> None:
     assert [(f.key, f.value, f.text) for f in facts] == [("location", "Lisbon", "The user lives in Lisbon.")]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We moved to Leeds for a week, it was fun.",
+        "I moved to Leeds for the weekend.",
+        "I'm living in Paris for a few days.",
+        "We're staying in Rome for two nights.",
+        "We're living in Lisbon on holiday.",
+        "I'm based in Madrid for a conference.",
+        "We relocated to York for a couple of weeks.",
+    ],
+)
+def test_a_stay_bounded_by_a_short_span_is_not_a_home(text: str) -> None:
+    assert "location" not in {k for k, _ in stored_keys(text)}
+
+
+@pytest.mark.parametrize(
+    "text, place",
+    [
+        ("I've been living in Leeds for two weeks.", "Leeds"),  # a span up to now: the user lives there
+        ("I moved to Glasgow for a new job last month.", "Glasgow"),
+        ("We moved to Leeds for a year.", "Leeds"),
+        ("I'm staying in Pune since 5 years.", "Pune"),
+        ("I live in York, but I'm in Rome for a conference.", "York"),
+    ],
+)
+def test_a_home_stays_a_home_beside_a_span_or_a_trip(text: str, place: str) -> None:
+    assert [f.value for f in grounded_facts(text) if f.key == "location"] == [place]
+
+
 def stored_keys(text: str) -> list[tuple[str | None, str]]:
     """(key, category) of the grounded facts the rule extractor finds in one message."""
     return [(f.key, f.category) for f in grounded_facts(text)]

@@ -138,3 +138,44 @@ def test_a_near_match_loses_the_near_part_or_goes_whole_without_embeddings() -> 
     store = _store()
     store.put(ALICE.ns(MESSAGES), "m1", said)
     assert forget(UserData(store, ALICE), "I live in Berlin", threshold=0.6).deleted == {MESSAGES: ["m1"]}
+
+
+def test_forgetting_one_value_of_a_list_keeps_the_others_through_the_cli(tmp_path: Path) -> None:
+    """"Forget that I speak Spanish." finds "speaks French and Spanish" and keeps French everywhere."""
+    data = tmp_path / "data"
+    _chat(data, "I speak French and Spanish.", "/end")
+    slot = json.loads(_cli(data, "memories", "--user", "alice", "--json"))["profile"]["current"]
+    assert [(s["key"], s["value"]["values"]) for s in slot] == [("language", ["French", "Spanish"])]  # the premise
+
+    done = _chat(data, "Forget that I speak Spanish.", "y")
+    assert "agent> Done:" in done and "kept those" in done
+    assert _files_with(data, b"spanish") == []
+    after = json.loads(_cli(data, "memories", "--user", "alice", "--json"))
+    kept = after["profile"]["current"]
+    assert [(s["text"], s["value"]["values"], s["value"]["value"]) for s in kept] == [
+        ("The user speaks French.", ["French"], "French")]
+    assert kept[0]["value"]["forgotten"][0]["by"] == "forget request"
+    store = open_store(str(data), "hash:384")
+    try:
+        said = [i.value["text"] for i in store.search(ALICE.ns(MESSAGES), limit=10) if i.value["role"] == "user"]
+    finally:
+        store.close()  # type: ignore[attr-defined]
+    assert said == ["I speak French."]
+
+
+def test_only_a_list_item_is_cut_never_a_clause_part() -> None:
+    """A list loses the one item; words that are a clause's subject, or sit beside a verb or an
+    adjective, are not an item, and the record goes whole (None) rather than read wrong.
+    """
+    cases = {
+        ("German", "The user speaks French, German and Spanish."): "The user speaks French and Spanish.",
+        ("Spanish", "The user speaks French, German and Spanish."): "The user speaks French and German.",
+        ("cat", "The user has a dog and a cat."): "The user has a dog.",
+        ("dog", "The user has a black dog and a cat."): None,
+        ("Tom", "Tom and I broke up."): None,
+        ("smoking", "I love smoking and started running."): None,
+        ("Spanish", "I love Italian food and Spanish food."): None,
+        ("Lisbon", "The user moved from Lisbon to Porto."): None,
+    }
+    assert {k: Needle(k[0]).cut_items(k[1]) for k in cases} == cases
+    assert Needle("cat").cut("I have a dog and a cat. I live in Oslo.") == "I have a dog. I live in Oslo."

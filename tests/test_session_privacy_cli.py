@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.support.agent_cli import MODELS, Cli, files_with
 
 PASSWORD = "Tr0ub4dor&3x"
@@ -58,3 +60,18 @@ def test_end_then_more_chat_then_end_gives_two_episodes(tmp_path: Path) -> None:
     assert len(first["sources"]) == 2 and len(second["sources"]) == 2
     assert not set(first["sources"]) & set(second["sources"])
     assert first["value"]["thread"] == second["value"]["thread"]
+
+
+# The session after /end is told apart by the message log's times: a clock that stands still (--now) or
+# is set back between two chats logged the second session at or before the mark, and it was never closed.
+@pytest.mark.parametrize("clocks", [("2025-03-01T09:00:00Z", "2025-03-01T09:00:00Z"),
+                                    ("2025-03-01T09:00:00Z", "2025-03-01T08:00:00Z")], ids=["still", "set-back"])
+def test_a_clock_that_stands_still_or_steps_back_still_closes_the_next_session(
+        tmp_path: Path, clocks: tuple[str, str]) -> None:
+    data = tmp_path / "data"
+    Cli(data, ["--now", clocks[0], *MODELS["scripted"]]).chat("alice", "t1", "I live in Lisbon.", "/end")
+    cli = Cli(data, ["--now", clocks[1], *MODELS["scripted"]])
+    cli.chat("alice", "t1", "I like jazz.", "/end")
+    episodes = {e["text"]: e["sources"] for e in cli.export("alice")["episodes"]}
+    assert set(episodes) == {"User: I live in Lisbon.", "User: I like jazz."}, episodes
+    assert not set(episodes["User: I live in Lisbon."]) & set(episodes["User: I like jazz."])

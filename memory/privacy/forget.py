@@ -41,7 +41,7 @@ from memory.layers.message_text import own_text
 from memory.privacy.disk_scrub import scrub as scrub
 from memory.privacy.disk_scrub import secure_delete_on as secure_delete_on
 from memory.privacy.export import iter_items
-from memory.privacy.forget_cut import Found, cut_episodes, cut_messages, cut_thread
+from memory.privacy.forget_cut import Found, cut_episodes, cut_messages, cut_statements, cut_thread
 from memory.privacy.forget_parts import Needle, all_parts
 from memory.privacy.forget_people import forget_people, would_forget_people
 from memory.privacy.forget_report import THREADS_KEPT as THREADS_KEPT
@@ -138,7 +138,9 @@ def _delete(store: BaseStore, scope: UserScope, needle: Needle, found: Found) ->
 
 
 # Per kind, how a matched item is forgotten (keys deleted, keys cut); ``_delete`` for any other kind.
-CUTTERS: dict[str, Forgetter] = {MESSAGES: cut_messages, EPISODES: cut_episodes}
+CUTTERS: dict[str, Forgetter] = {
+    MESSAGES: cut_messages, EPISODES: cut_episodes, PROFILE: cut_statements, FACTS: cut_statements}
+_MANY_PARTS = (MESSAGES, EPISODES)  # records of many statements: a part found by meaning is cut alone
 
 
 def _matching(
@@ -160,7 +162,7 @@ def _needle(where: UserData, text: str, threshold: float, found: dict[str, set[t
     are near the request themselves; without embeddings to tell, such a match is cut whole.
     """
     words, near = Needle(text), []
-    for kind in CUTTERS:
+    for kind in _MANY_PARTS:
         for namespace, key in found.get(kind, ()):
             item = where.store.get(namespace, key)
             if item is None or _mentions(_own_text(kind, item.value), words):
@@ -194,7 +196,7 @@ def would_forget(
     out: dict[str, list[str]] = {}
     for kind, keys in found.items():
         items = [i for i in (where.store.get(namespace, key) for namespace, key in sorted(keys)) if i is not None]
-        if kind in CUTTERS:
+        if kind in _MANY_PARTS:
             texts = [p for i in items for p in needle.parts(str(i.value.get("text", "")))]
         else:
             texts = [str(i.value.get("text") or i.key) for i in items]

@@ -1,6 +1,7 @@
 """Forgetting one statement out of a record that holds several: a logged message, an episode.
 
-A profile slot, a fact or a rule says one thing and is deleted whole. A message ("My name
+A rule says one thing and is deleted whole; so is a profile slot or a fact, unless the
+words are one value of a list it holds ("speaks French and Spanish"). A message ("My name
 is Ana. I live in Lisbon and I work as a nurse.") or an episode (a session's lines, or a
 roll-up of several sessions) says many, so forget cuts the part that mentions what was
 asked (``forget_parts.Needle``) and keeps the rest, re-indexed so no vector or lexical
@@ -22,7 +23,7 @@ from memory.layers.identifiers import VERBATIM_HEADER
 from memory.layers.message_log import MessageLogLayer
 from memory.layers.message_text import own_text
 from memory.privacy.forget_parts import Needle
-from stores.namespaces import UserScope
+from stores.namespaces import FACTS, UserScope
 from stores.redaction.scrub import strings_in
 
 FORGOTTEN = "forgotten"  # the record's list of forget requests that cut a part of it
@@ -96,6 +97,44 @@ def _cut_episode(value: dict[str, Any], needle: Needle) -> dict[str, Any] | None
         times = value["line_times"]
         out["line_times"] = [times[i - 1] for i in kept if 0 < i <= len(times)]
     return out
+
+
+def cut_statements(store: BaseStore, scope: UserScope, needle: Needle, found: Found) -> Cut:
+    """A profile slot or fact goes whole, unless the words are one value of a list it holds:
+    "The user speaks French and Spanish." forgetting Spanish keeps "The user speaks French."
+    """
+    gone, cut = [], []
+    for namespace, key in found:
+        item = store.get(namespace, key)
+        if item is None:
+            continue
+        value = _cut_values(item.value, needle)
+        if value is None:
+            store.delete(namespace, key)
+            gone.append(key)
+        else:
+            store.put(namespace, key, value, index=None if namespace[-1] == FACTS else False)  # as the layer does
+            cut.append(key)
+    return sorted(gone), sorted(cut)
+
+
+def _cut_values(value: dict[str, Any], needle: Needle) -> dict[str, Any] | None:
+    """The record without the list item; None when the words are more than an item of a list."""
+    text = needle.cut_items(str(value.get("text", "")))
+    if text is None or text == value.get("text") or not text.strip():
+        return None
+    out = {**value, "text": text, FORGOTTEN: forgotten_mark(value)}
+    if isinstance(value.get("values"), list):
+        out["values"] = [v for v in value["values"] if not (isinstance(v, str) and needle.in_text(v))]
+        if not out["values"]:
+            return None
+    if isinstance(value.get("value"), str):
+        kept = needle.cut_items(value["value"])
+        if kept is None or not kept.strip():
+            return None
+        out["value"] = kept
+    out = needle.deep(out)  # what else still quotes the words (a history line) loses that part
+    return None if needle.in_any(_strings(out)) else out
 
 
 def _strings(obj: Any) -> list[str]:

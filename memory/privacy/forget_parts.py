@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from memory.privacy.forget_items import cut_item
 from memory.text import sentences
 from stores.redaction.scrub import map_strings
 
@@ -80,7 +81,7 @@ class Needle:
         end = re.search(r"[.!?]+$", sentence)
         stop = end.group(0) if end else ""
         body = sentence[: len(sentence) - len(stop)]
-        kept = [c.strip(" ,") for c in _CLAUSE_CUT.split(body) if c.strip(" ,") and not self.in_text(c)]
+        kept = [k for k in (self._cut_clause(c.strip(" ,")) for c in _CLAUSE_CUT.split(body)) if k]
         if not kept:
             return ""
         subject = _PRONOUN.match(body.strip())
@@ -88,6 +89,30 @@ class Needle:
             kept[0] = f"{subject.group(1)} {kept[0]}"
         kept[0] = kept[0][:1].upper() + kept[0][1:]
         return ", and ".join(kept) + (stop or ".")
+
+    def _cut_clause(self, clause: str) -> str:
+        """The clause, without the list item the words name ("I speak French and Spanish" - Spanish:
+        "I speak French"); empty when they are more than an item of a list.
+        """
+        if not self.in_text(clause):
+            return clause
+        item = cut_item(self._pattern, clause)
+        return item.strip(" ,") if item is not None and not self.in_text(item) else ""
+
+    def cut_items(self, text: str) -> str | None:
+        """``text`` with only list items cut ("The user speaks French and Spanish." - Spanish: "The user
+        speaks French."); None when some mention is more than an item, so the record goes whole.
+        """
+        out = []
+        for sentence in sentences(" ".join(text.split())):
+            if not self.in_text(sentence):
+                out.append(sentence)
+                continue
+            item = cut_item(self._pattern, sentence)
+            if item is None or self.in_text(item):
+                return None
+            out.append(item)
+        return " ".join(out)
 
 
 def _phrase(text: str) -> str:

@@ -13,7 +13,8 @@ store API admits a client's put through ``aadmit``. For every op:
   switched off (bookkeeping kinds SETTINGS and THREADS excepted), has every
   string in it (dict keys too) redacted (``stores/redaction/secrets.py``), is refused
   when its key or a namespace label holds a secret, must carry provenance
-  (``sources``; a logged message's own ``id``) and must fit the size limits;
+  (``sources``; a logged message's own ``id``) and must fit the size limits
+  (these two per-value rules live in ``put_value_rules.py``);
 - deletes always pass (forget and delete-user work with memory off); reads
   pass through;
 - the shared knowledge base (``KNOWLEDGE_ROOT``) is read-only: every user may
@@ -32,7 +33,6 @@ rewrites what survives) and ``raw`` (whole-user deletion and scrubbing).
 
 from __future__ import annotations
 
-import json
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Sequence
@@ -41,6 +41,13 @@ from typing import Any
 from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
 
 from memory.privacy.consent import MEMORY_SWITCH_KEY, is_memory_enabled, switch_value
+from memory.write_policy.put_value_rules import (
+    BOOKKEEPING,
+    MAX_STRING_CHARS,
+    MAX_VALUE_BYTES,
+    check_provenance,
+    check_size,
+)
 from memory.write_policy.refusals import (  # noqa: F401  (re-exported: callers import the refusals from the gate)
     KnowledgeReadOnly,
     MemoryOff,
@@ -49,14 +56,10 @@ from memory.write_policy.refusals import (  # noqa: F401  (re-exported: callers 
     TooLarge,
     WriteRefused,
 )
-from stores.namespaces import MESSAGES, SETTINGS, THREADS, UserScope, is_knowledge
+from stores.namespaces import SETTINGS, UserScope, is_knowledge
 from stores.redaction.names import secret_in_names
-from stores.redaction.scrub import redact_deep, strings_in
+from stores.redaction.scrub import redact_deep
 from stores.redaction.secrets import redact
-
-BOOKKEEPING = frozenset({SETTINGS, THREADS})
-MAX_VALUE_BYTES = 256 * 1024  # one item as JSON; a logged message with its neighbours is ~25 KB at most
-MAX_STRING_CHARS = 64 * 1024  # one string in a value
 
 Change = Callable[[dict[str, Any] | None], dict[str, Any] | None]
 
@@ -238,8 +241,9 @@ class MemoryGate(BaseStore):
             if (problem := secret_in_names(op.key, ns[2:])) is not None:
                 raise WriteRefused(problem)
             value = redact_deep(op.value)
-            self._check_provenance(ns, op.key, value)
-            self._check_size(ns, op.key, value)
+            check_provenance(ns, op.key, value)
+            check_size(ns, op.key, value, max_string_chars=self.max_string_chars,
+                       max_value_bytes=self.max_value_bytes)
             return op._replace(value=value)
         else:
             raise TypeError(f"unknown store operation {type(op).__name__}")
@@ -262,30 +266,6 @@ class MemoryGate(BaseStore):
                 f"namespace {ns} is outside user {self.scope.user_id!r}'s memory {self.scope.root}; nothing was done"
             )
         return ns
-
-    def _check_provenance(self, ns: tuple[str, ...], key: str, value: dict[str, Any]) -> None:
-        kind = ns[2] if len(ns) > 2 else None
-        if kind in BOOKKEEPING:
-            return
-        if kind == MESSAGES:
-            if not (isinstance(value.get("id"), str) and value["id"]):
-                raise MissingProvenance(f"logged message {key!r} has no 'id' (its provenance); nothing was saved")
-            return
-        sources = value.get("sources")
-        if not (isinstance(sources, list) and sources and all(isinstance(s, str) and s for s in sources)):
-            raise MissingProvenance(
-                f"{kind or 'memory'} {key!r} has no 'sources' (the message ids it came from); nothing was saved"
-            )
-
-    def _check_size(self, ns: tuple[str, ...], key: str, value: dict[str, Any]) -> None:
-        longest = max((len(s) for s in strings_in(value)), default=0)
-        if longest > self.max_string_chars:
-            raise TooLarge(f"a text in {ns[-1]} {key!r} is {longest} characters; the limit is "
-                           f"{self.max_string_chars}; nothing was saved")
-        size = len(json.dumps(value, ensure_ascii=False, default=str).encode("utf-8"))
-        if size > self.max_value_bytes:
-            raise TooLarge(f"{ns[-1]} {key!r} is {size} bytes as JSON; the limit is {self.max_value_bytes}; "
-                           "nothing was saved")
 
     def _after(self, ops: Sequence[Op]) -> None:
         """Forget the cached switch when this batch wrote the user's settings."""

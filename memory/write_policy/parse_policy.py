@@ -26,7 +26,7 @@ from memory.words import relatives
 from memory.write_policy.base import CandidateFact
 from memory.write_policy.disclosure import CLAUSE_TRAP
 from memory.write_policy.parse import Clause, Sentence
-from memory.write_policy.patterns import DEICTIC_OBJECT, DURATION, TRANSIENT
+from memory.write_policy.patterns import DEICTIC_OBJECT, DURATION, SHORT_STAY, TRANSIENT
 from memory.write_policy.person import third_person
 
 # Verbs whose present simple describes a lasting taste, habit, skill or situation, by category.
@@ -166,8 +166,9 @@ def _lasting_aspect(clause: Clause) -> bool:
         return not clause.aux
     if clause.tag == "VB":
         return clause.aux in ((), ("do",)) and clause.dep == "ROOT" and not clause.subject == ""
-    if clause.tag == "VBG" and "be" in clause.aux:
-        return clause.lemma in ONGOING or "have" in clause.aux and bool(DURATION.search(clause.text))
+    if clause.tag == "VBG" and "be" in clause.aux:  # not "I'm living in Paris for a few days" (SHORT_STAY)
+        ongoing = clause.lemma in ONGOING and not SHORT_STAY.search(clause.text)
+        return ongoing or "have" in clause.aux and bool(DURATION.search(clause.text))
     if clause.tag == "VBN" and "have" in clause.aux:
         return bool(DURATION.search(clause.text))
     return False

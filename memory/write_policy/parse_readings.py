@@ -11,6 +11,7 @@ import re
 
 from memory.write_policy.parse import Clause, Sentence
 from memory.write_policy.parse_policy import settled
+from memory.write_policy.patterns import SHORT_STAY
 
 DURATION_PHRASE = re.compile(r"\s+(?:for|since)\b.*$", re.IGNORECASE)
 _MORE = re.compile(r",|\s+(?:so|because|but|and|with|since|for)\s+", re.IGNORECASE)
@@ -33,7 +34,7 @@ def _first_person_readings(clause: Clause) -> list[str]:
         if clause.dep == "conj" and clause.tag in ("VBN", "JJ", "VBG") and not clause.aux and subject.lower() == "i":
             readings.append(f"I'm {_HEDGE_FREE.sub('', text)}")  # "I'm 52 and recently widowed"
         text = f"{subject} {text}"
-    readings += [text, text.split(",")[0], _MORE.split(text)[0]]  # "I'm halal so no pork", "married with kids"
+    readings += [text, *_cuts(text)]
     if clause.lemma == "be" and clause.tag in ("VBP", "VBZ") and " and " in clause.complement:  # "I'm tall and blond"
         readings += [f"I'm {_HEDGE_FREE.sub('', part.strip())}" for part in clause.complement.split(" and ")]
     if clause.tag == "VBN" and "have" in clause.aux and DURATION_PHRASE.search(text):
@@ -43,6 +44,15 @@ def _first_person_readings(clause: Clause) -> list[str]:
             rest = re.sub(r"^\w+(?:'ve|\s+have)\s+been\s*", "", text.split(",")[0])
         readings.append(DURATION_PHRASE.sub("", f"{present} {rest}").strip())
     return list(dict.fromkeys(r for r in readings if r))
+
+
+def _cuts(text: str) -> list[str]:
+    """The clause's first part alone ("I'm halal so no pork", "married with kids"), unless that cuts off a
+    short stay in it: "we moved to Leeds for a week" is a visit, "we moved to Leeds" a home (``SHORT_STAY``).
+    """
+    first = text.split(",")[0]
+    stay = SHORT_STAY.search(first)
+    return [cut for cut in (first, _MORE.split(text)[0]) if stay is None or stay.group() in cut]
 
 
 def rule_readings(sentence: Sentence) -> list[str]:

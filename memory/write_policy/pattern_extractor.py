@@ -38,6 +38,7 @@ from memory.write_policy.patterns import (
     SINCE_THEN,
     TRANSIENT,
     Pattern,
+    visiting,
 )
 from memory.write_policy.person import third_person
 from memory.write_policy.phrasings import FORMS
@@ -198,6 +199,8 @@ def _from_rule(rule: Pattern, clause: str, groups: dict[str, str]) -> CandidateF
         return None
     if key in _PLACE_KEYS and not _is_place(value, clause, articles="an? |the " if key == "employer" else "an? "):
         return None
+    if key == "location" and visiting(clause):
+        return None  # "we moved to Leeds for a week": a visit, not where the user lives
     if key in ("name", "preferred_name"):
         value = " ".join(w[:1].upper() + w[1:] for w in value.split())
     slot = slot_for(key)

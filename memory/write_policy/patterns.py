@@ -223,6 +223,29 @@ DURATION_SPAN = (r"\b(?:since|for (?:(?:about|almost|nearly|over|around|like|mor
                  r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|several|many|a few|some|ages|years|"
                  r"months|decades|a while|a long time|most of my life|my (?:whole|entire) life)\b)")
 DURATION = re.compile(rf"\b(?:lately|recently)\b|{DURATION_SPAN}", re.IGNORECASE)
+# A stay bounded by a short span or a purpose ("we moved to Leeds for a week", "I'm living in Paris for a few
+# days", "in Porto on holiday", "in Berlin for a conference"): a visit, not a home, so no location. A span of
+# months or years ("for a year", "for the summer") or a reason ("for work", "for good") still makes one.
+SHORT_STAY = re.compile(
+    r"\b(?:for (?:(?:just |only )?(?:a|an|one|two|three|four|five|six|seven|a few|a couple(?: of)?|several|some|\d+) "
+    r"(?:more |short |long )?(?:nights?|days?|weeks?|weekends?)|(?:the|a|this|that) (?:long )?weekend|"
+    r"the (?:night|day|week)|(?:a|an|the|my|our|some) (?:[\w-]+ ){0,2}?(?:conference|holiday|vacation|trip|"
+    r"visit|wedding|festival|break|getaway|short stay|honeymoon))|"
+    r"on (?:(?:a|an|my|our|the) )?(?:[\w-]+ )?(?:holiday|vacation|trip|break|getaway|honeymoon))\b",
+    re.IGNORECASE,
+)
+# "I live in X for two weeks" is how "I've been living in X for two weeks" reads once put in the present
+# (phrasings.py), and how some speakers say it: a span up to now, so a home all the same.
+_LIVE_FOR = re.compile(r"^(?:i|we)(?: currently| now)? (?:live|reside)(?: together)? (?:in|at|on|near)\b.* for\b",
+                       re.IGNORECASE)
+
+
+def visiting(clause: str) -> bool:
+    """Whether the clause places the user somewhere only for a short stay (``SHORT_STAY``), not as a home."""
+    stay = SHORT_STAY.search(clause)
+    return stay is not None and not (stay.group().lower().startswith("for ") and _LIVE_FOR.match(clause))
+
+
 # Clauses about the present moment: a mood or a one-off plan, not a durable fact.
 TRANSIENT = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|right now|this (?:morning|afternoon|evening|week|weekend)|"

@@ -93,8 +93,9 @@ REWRITES: tuple[Rewrite, ...] = rewrites(
         # Place: settled, stay (Indian English), home is X, X is home, based out of, X-based, currently living in X.
         (r"\b(I|we)(?:'ve| have)? (?:now |since )?settled(?: down)? (?:in|at)\b", r"\1 live in"),
         (r"\bI (?:stay|reside|am residing|'m residing) (?:in|at)\b", "I live in"),
-        (r"\b(?:I(?:'ve| have) been|I(?:'m| am)) (?:staying|living) in (" + _CAP + r")(?= since| for)",
-         r"I live in \1"),
+        (r"\bI(?:'ve| have) been (?:staying|living) in (" + _CAP + r")(?= since| for)", r"I live in \1"),
+        # "I'm staying in Pune since 5 years" is a home, "I'm living in Paris for a few days" a visit (visiting()).
+        (r"\bI(?:'m| am) staying in (" + _CAP + r")(?= since| for)", r"I'm living in \1"),
         (r"\b(?:I(?:'ve| have)|we(?:'ve| have)|^) ?been (?:living|based) in\b", "I live in"),
         (r"\bwe(?:'ve| have) been (?:living|based) in\b", "we live in"),
         (r"^(?:my |our )?home(?: base)?(?: for (?:me|us)| these days| now| nowadays)? (?:is|'s) (?:now )?(?:in )?"
