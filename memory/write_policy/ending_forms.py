@@ -24,6 +24,7 @@ _NAME = r"(?-i:[A-Z][a-zà-ÿ]+)"
 _PARTNER = r"(?:girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?)"
 # Where a subjectless clause is the user's: the start, or after a clause of the user's own.
 _START = r"(?P<p>^|\bI(?:'m|'ve)?\b[^,;.!?]*[,;] )"
+_ENDED_VERB = r"quit|left|deleted|cancell?ed|gave up|sold|stopped|ditched|uninstalled|deactivated|dropped out of"
 _HAVE = r"(?:have |'ve |had |'d )?"
 # A thing given up, said without an article: "meat", "social media", "Facebook", not "it" or "hope".
 BARE = (r"(?!(?:the|my|a|an|this|that|these|those|it|them|him|her|you|on|up|out|off|hope|halfway|early|now|"
@@ -41,10 +42,12 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(?:(?:ok|okay|so|well|oh|and|small|big|quick|life|little|some|personal)\W+){0,3}"
                 r"(?:update|news|fyi|psa|heads up|confession)\s*(?:[:!]|\s[-–—])\s*", _I), ""),
     # Subjectless news, at the start or after a clause of the speaker's: "Sold the car, …", "I'm fine, left Google."
-    (re.compile(rf"{_START}(?:just |finally |recently |also )?(?=(?:left|sold|cancell?ed|deleted|closed|unsubscribed|"
+    (re.compile(rf"{_START}(?:just |finally |recently |also )?(?=(?:left|sold|cancell?ed|deleted|closed|unsubscribed|uninstalled|deactivated|"
                 r"dropped out|moved (?:out|away)|retired|broke up|split up|got rid of|gave up|given up|kicked|ditched|"
                 r"cut out|cut (?=\w+(?: \w+)? out\b)|came off|resigned|got (?:laid off|fired|sacked|let go|"
                 r"made redundant))\b)", _I), r"\g<p>I "),
+    # Two endings in one clause: "I deleted Snapchat and quit Reddit" -> "…, and I quit Reddit"
+    (re.compile(rf"\b(?P<a>I (?:{_ENDED_VERB})\b[^,;.]*?) (?:and|&) (?=(?:{_ENDED_VERB})\b)", _I), r"\g<a>, and I "),
     (re.compile(r"\bI(?:'m| am) (?:(?:officially|definitely|actually|honestly|now|totally|really|also) )+"
                 r"(?=not |no longer )", _I), "I'm "),
     (re.compile(r"\bI (?:used to be|was) (?P<x>(?:an? )?[\w-]+(?: [\w-]+)?)(?: for [\w ]+?)?,? but (?:(?:I )?"
@@ -78,6 +81,17 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
      r"I no longer live in \g<x>"),
     (re.compile(r"\b(?:I|we) (?:have |'ve )?moved (?:back )?from (?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) "
                 r"(?=to )", _I), r"I no longer live in \g<x>, I moved "),
+    (re.compile(r"\b(?:I|we) (?:have |'ve )?(?:moved out of|handed back the keys to|gave up|sold|left) (?:my|our) "
+                r"(?:flat|house|apartment|place|home|room) in (?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*)\b", _I),
+     r"I no longer live in \g<x>"),
+    (re.compile(r"\b(?:I|we) (?:have |'ve )?(?:moved|shifted|relocated|moved back) to (?P<y>[\w ]+?) from "
+                r"(?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*)\b", _I), r"I no longer live in \g<x>, I moved to \g<y>"),
+    (re.compile(r"(?:^|\b(?:so|and|but|now) )(?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) (?:was (?:my )?home "
+                r"(?:until|till|for)\b|(?:is|'s) (?:no longer|not) (?:my )?home\b)", _I), r" I no longer live in \g<x>,"),
+    (re.compile(r"\bI (?P<v>worked|lived) (?P<p>at|in|for) (?P<x>(?:the )?(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) "
+                r"(?:until|till|up to) (?=(?:(?:19|20)\d\d|january|february|march|april|may|june|july|august|september|"
+                r"october|november|december|last|recently|a (?:few|couple)|\w+ (?:years?|months?) ago|the (?:pandemic|"
+                r"end of|start of|summer|spring|autumn|fall|winter))\b)", _I), r"I no longer \g<v> \g<p> \g<x>, until "),
     # Work: retiring is news of its own (occupation "retired"), kept next to what it ended.
     (re.compile(r"\bI (?:have |'ve )?retired from (?=\w+ing\b)", _I), "I retired, I stopped "),
     (re.compile(r"\bI (?:have |'ve )?retired from (?=(?:the|my) |(?-i:[A-Z]))", _I), "I retired, I left "),
@@ -94,13 +108,19 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     # Things had: "I sold my car", "we got rid of the caravan", "I cancelled my gym membership"
     (re.compile(rf"\b(?:I|we) {_HAVE}(?:sold|got rid of|gotten rid of|given away|gave away|scrapped) "
                 rf"(?P<x>(?:my|our|the) (?:[\w-]+ )?{_HAD})\b", _I), r"I don't have \g<x> anymore"),
-    (re.compile(rf"\bI {_HAVE}(?:cancell?ed|ended|terminated|closed|deleted|quit|let go of) "
-                rf"(?P<x>my (?:[\w-]+ ){{1,2}}?{_ACCOUNT}|"
-                rf"my {_ACCOUNT} (?:at|with|to|of|for|on) (?:the )?[\w-]+(?: [\w-]+)?)",
+    (re.compile(rf"\bI {_HAVE}(?:cancell?ed|ended|terminated|closed|deleted|quit|let go of|ditched|dropped|stopped) "
+                rf"(?P<x>(?:my|the|our) (?:[\w-]+ ){{1,2}}?{_ACCOUNT}|"
+                rf"(?:my|the|our) {_ACCOUNT} (?:at|with|to|of|for|on) (?:the )?[\w-]+(?: [\w-]+)?)",
                 _I), r"I don't have \g<x> anymore"),
+    (re.compile(rf"\bI {_HAVE}let (?P<x>my (?:[\w-]+ ){{0,2}}?{_ACCOUNT}) (?:lapse|expire|run out|go)\b", _I),
+     r"I don't have \g<x> anymore"),
+    (re.compile(rf"\bmy (?P<x>(?:[\w-]+ ){{0,2}}?(?:{_ACCOUNT}|(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)?)) (?:is|was|has been|"
+                r"got) (?:now |finally |officially )?(?:cancell?ed|deleted|closed|terminated|deactivated)\b|"
+                rf"\bmy (?P<y>(?:[\w-]+ ){{0,2}}?{_ACCOUNT}) (?:has )?(?:expired|lapsed|ran out|run out)\b", _I),
+     r"I don't have my \g<x>\g<y> anymore"),
     (re.compile(r"\bI (?:have |'ve )?(?:unsubscribed|cancell?ed my subscription) (?:from|to) (?=(?-i:[A-Z]))", _I),
      "I quit "),
-    (re.compile(r"\bI (?:have |'ve )?(?:cancell?ed|deleted|closed) (?=(?:(?-i:[A-Z])[\w-]+|facebook|instagram|twitter|"
+    (re.compile(r"\bI (?:have |'ve )?(?:cancell?ed|deleted|closed|uninstalled|deactivated) (?=(?:(?-i:[A-Z])[\w-]+|facebook|instagram|twitter|"
                 r"tiktok|snapchat|whatsapp|netflix|spotify|tinder|bumble|hinge|reddit|linkedin)(?:$|[\s,.;!]+(?!'s)))",
                 _I),
      "I quit "),
@@ -116,6 +136,10 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 rf"(?:my|our) (?P<x>{PET_WORD})\b", _I), r"I don't have my \g<x> anymore"),
     (re.compile(rf"\b(?:I|we) {_HAVE}(?:just |recently |sadly |finally )?(?:had to )?put (?:my|our) (?P<x>{PET_WORD})"
                 rf"(?: {_NAME})? (?:down|to sleep)\b", _I), r"I don't have my \g<x> anymore"),
+    (re.compile(r"\bI(?:'ve| have)? (?:just |finally )?stopped (?=(?:my|the) (?:[\w-]+ ){0,3}?(?:classes|lessons|course|"
+                r"therapy|treatment|sessions|pill|pills|medication|meds|tablets|injections|training|volunteering|"
+                r"subscription|membership|contract)(?=\s*(?:$|[,.;!]| (?:at|with|for|in|on|because|since|after|last|"
+                r"this|a|an|\d+|two|three|and)\b)))", _I), "I quit "),
     # Habits: "I'm done with Twitter", "I cut out dairy", "I'm an ex-smoker", "I came off my meds"
     (re.compile(r"\b(?:I(?:'ve| have)? (?:given up|gave up|quit|stopped|come off|came off|gone off|went off)(?: on)?|"
                 r"I'm (?:off|done with)) (?P<x>(?:the|my) [\w-]+(?: [\w-]+)? diet)\b", _I),
@@ -140,7 +164,7 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"\b", _I), r"I stopped being \g<x>,"),
     (re.compile(rf"\bI never (?P<x>(?!(?:stopped|quit|gave)\b)[\w -]+?) {ANYMORE}\b", _I), r"I don't \g<x> anymore"),
     # Subjectless: "Not vegan anymore", "No longer at Google", "Stopped drinking …"
-    (re.compile(rf"^not (?P<x>(?:an? )?[\w-]+(?: [\w-]+){{0,3}}?) {ANYMORE}(?=\s*(?:[-–—,.!:;]|$)|\s+(?:since|"
+    (re.compile(rf"^not (?P<x>(?:an? )?[\w-]+(?: [\w-]+){{0,5}}?) {ANYMORE}(?=\s*(?:[-–—,.!:;]|$)|\s+(?:since|"
                 r"because|after|now)\b)", _I), r"I'm not \g<x> anymore"),
     (re.compile(r"^no longer (?=(?:eat|drink|smoke|vape|live|work|play|use|have|own|do|go|take|need|run|teach|"
                 r"study|drive|ride|cycle|train|swim|write|sing|dance|cook|keep|attend|volunteer|coach)\b)", _I),
@@ -149,6 +173,18 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"study|drive|ride|cycle|train|swim|write|sing|dance|cook|keep|attend|volunteer|coach)\b)", _I),
      "I'm no longer "),
     (re.compile(r"^(?P<x>[\w-]+) is over for me\b", _I), r"I'm not \g<x> anymore"),
+    (re.compile(r"^(?P<x>[\w-]+(?: [\w-]+){0,2}?) (?:is|are) (?:a thing|things) of the past\b(?: for me\b)?", _I),
+     r"I gave up \g<x>"),
+    (re.compile(r"^(?P<x>\w+ing(?: [\w-]+){0,2}?) used to be (?:my|a big|a huge) (?:thing|hobby|passion|life|jam|"
+                r"go-to|whole personality)\b", _I), r"I stopped \g<x>"),
+    (re.compile(r"^(?P<x>(?!(?:it|that|this|he|she|they)\b)[\w-]+(?: [\w-]+){0,2}?) used to be (?:my|a big|a huge) "
+                r"(?:thing|hobby|passion|life|jam|go-to|whole personality)\b", _I), r"I gave up \g<x>"),
+    (re.compile(r"\bI (?:used to be|was) on (?P<x>(?:the|a|my) [\w:-]+(?: [\w-]+)?)(?: for [\w ]+?)?,? (?:but|and) (?:I )?"
+                r"(?:have |'ve )?(?:(?:came|come|went|gone|got) off it|stopped|quit|gave (?:it )?up)\b", _I),
+     r"I'm not on \g<x> anymore"),
+    # a learner's "not more" for "not anymore": "I am not more working in the bakery"
+    (re.compile(r"\bI(?:'m| am) not more (?P<x>\w+ing\b[^,.;]*?)(?= since\b| for\b|[,.;]|$)", _I),
+     r"I'm not \g<x> anymore"),
     # "Stopped drinking …" is the user's news; "Quit using jargon" is an order to the assistant,
     # so a bare "quit" needs a time ("Quit smoking 6 months ago") and no gerund is one of answering.
     (re.compile(r"^quit (?=my (?:job|position|post)\b)", _I), "I quit "),

@@ -24,6 +24,14 @@ _STOPPED = r"(?:'ve|'d| have)? (?:just |finally |recently |completely |officiall
 _DURABLE_ON = (r"(?:(?:the|a|an|my) )?(?:[\w-]+ ){0,2}(?:shifts?|team|rota|diet|committee|board|council|pills?|"
                r"meds|medication|medicine|tablets|antidepressants|insulin|steroids)\b|benefits\b|the dole\b")
 _QUITTING = r"(?:'ve|'d| have)? (?:just |finally |recently |completely |officially )?(?:quit|given up|gave up)"
+_LEFT = rf"(?:{_QUITTING}|(?:'ve| have)? left)"
+# What one quits or leaves for a moment ("I left the party", "I quit the app"), or leaves somewhere ("my keys").
+_ONE_OFF_THING = (r"(?:party|meeting|room|house|office|building|shop|pub|bar|restaurant|station|table|call|chat|app|"
+                  r"game|window|tab|browser|application|software|seat|place|spot|turn|saturday|"
+                  r"sunday|weekend|evening|morning|afternoon|day|night|lunch|time|chance|search|fight|argument|"
+                  r"struggle|race|match|queue|phone|keys|wallet|purse|bag|jacket|coat|umbrella|laptop|charger|card|"
+                  r"glasses|stuff|things|lights?|door|tap|oven|note|message|tip|review|comment|car|bus|train|kids|"
+                  r"children|baby|dog|cat|key|book|food|rest|remainder|leftovers)")
 # States that come and go: ending one is not news for the memory.
 _PASSING = re.compile(
     r"^(?:(?:so|that|very|really|too|as) )?(?:hungry|thirsty|tired|sleepy|angry|mad|sad|upset|sure|certain|sick|ill|"
@@ -34,30 +42,35 @@ _PASSING = re.compile(
     r"(?:remember|recall|recogni[sz]e|understand|know|feel|hear|want to talk|care|mind|trust|believe|get it)\b.*|"
     r"need (?:help|it|that|this|to|you)\b.*|"
     r"mad at \w+|angry at \w+|upset with \w+|worried about .+|sure (?:about|what|if|how|why|whether) .*|"
-    r".*\b(?:you|your|yours)\b.*|.*\b(?:that|this|it|them|those|these)|(?:a )?fan of .*)$",
+    r".*\b(?:you|your|yours)\b.*|(?:want(?:ed)?|wanna|plan|intend|hope|need) to\b.*|wanna\b.*|.*\b(?:that|this|it|them|those|these)|(?:a )?fan of .*)$",
     _I,
 )
 # Objects that make "I stopped/quit X" a moment, not an ended habit; after a gerund only the second
 # line counts ("I stopped going to the gym" is a habit, "I stopped to buy milk" a moment).
 _MOMENT_START = re.compile(rf"^(?:at|to|by|in|on(?! {_DURABLE_ON})|for|off|it|this|that|there|here|now)\b", _I)
-_MOMENT = re.compile(r"\b(?:halfway|midway|early|for a (?:bit|while|second|minute|moment)|"
+_MOMENT = re.compile(r"\b(?:halfway|midway|early|for a (?:bit|while|second|minute|moment)|by (?:accident|mistake)|"
+                     r"at (?:\d|midnight|noon|lunch|night|dawn|the (?:end|start|interval|break))|without saving|"
+                     r"on (?:the|a) (?:bus|train|table|floor|plane|side|counter)|with (?:him|her|them|my (?:mum|mom|"
+                     r"dad|parents|neighbou?r|friend|sister|brother))|"
                      r"after (?:chapter|page|episode|level|round|part|the first (?:\w+ )?(?:chapter|page|episode|few))|"
                      r"that (?:book|game|show|film|movie))\b", _I)
 # "I'm no longer at Google" is a state, "I stopped at Tesco" a moment.
 _STAYS_AT = re.compile(r"^I'm \{x\} at (?-i:[A-Z])")
-_FOR_NOW = re.compile(r"\b(?:tonight|tomorrow|right now|at the moment|for now|later|next (?:week|month|year)|"
-                      r"this (?:evening|weekend))\b", _I)
+_FOR_NOW = re.compile(r"\b(?:tonight|tomorrow|right now|at the moment|for now|later|next (?:week|month|year))\b", _I)
 # A verb alone says too little to end anything: "I no longer work" is most often what is left of
 # "I no longer work as a nurse" once its object is cut.
 _BARE_VERB = re.compile(r"^(?:work|live|go|do|have|get|take|make|use|need|want|feel|stay|come|see|know|be)$", _I)
+_ON_MOMENT = re.compile(r"^on (?:the |a |my |an )?(?:phone|train|bus|plane|flight|way|road|call|break|holiday|"
+                        r"vacation|leave|lunch|hold|board|fire|track|time|it|that|this|here|there|top|my own|a roll|"
+                        r"the line|the list|the same page|speaker|mute|duty|shift today)\b", _I)
 # Gerunds that stop in a moment: "I stopped laughing".
 _MOMENTARY = re.compile(r"^(?:laughing|crying|talking|listening|screaming|shouting|waiting|looking|staring|"
                         r"breathing|shaking|typing|moving|walking|thinking|worrying|panicking|trying|bothering|pretending|arguing|"
                         r"fighting|resisting|hoping|asking)\b|^\w+ing (?:it|this|that)$",
                         _I)
 # Where the ended thing's words stop: "since my knee surgery", ", 2 years sober".
-_TAIL = re.compile(r"\s*(?:[,;:(]|\s[-–—]\s|\s(?:since|because|as(?! (?:an?|the) )|so|but|and now|now that|after|"
-                   r"ago|last|"
+_TAIL = re.compile(r"\s*(?:[,;(]|:(?!\d)|\s[-–—]\s|\s(?:since|because|as(?! (?:an?|the) )|so|but|and now|now that|after|"
+                   r"ago|last|and (?=\w+ed\b)|then\b|"
                    r"for good|completely|altogether|entirely|cold turkey|years ago|recently|this (?:year|month|week)|"
                    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a few|a couple of|several|many|some)"
                    r"(?: \w+)? (?:days?|weeks?|months?|years?|decades?)\b|"
@@ -69,18 +82,12 @@ CESSATION: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"^i don't (?P<x>.+?) {ANYMORE}\b.*$", _I), "I {x}"),
     (re.compile(rf"^i'm not (?P<x>.+?) {ANYMORE}\b.*$", _I), "I'm {x}"),
     (re.compile(rf"^i{_STOPPED} being (?P<x>.+)$", _I), "I'm {x}"),
-    (re.compile(rf"^i(?:{_STOPPED}|'ve left| left) (?:my job|my position|working|my post) (?P<p>at|as|in|for) "
+    (re.compile(rf"^i(?:{_STOPPED}|(?:'ve| have)? left) (?:my job|my position|working|my post) (?P<p>at|as|in|for) "
                 r"(?P<x>.+)$", _I), "I work {p} {x}"),
     (re.compile(rf"^i{_STOPPED} (?P<g>[a-z]+ing)\b(?P<x>.*)$", _I), "I {g} {x}"),
-    (re.compile(rf"^i(?:{_QUITTING}|'ve left| left) (?![\w -]*\b(?:at|after(?! (?:\w+ )?\w+ (?:years?|months?|"
-                r"decades?)\b)|before|around|by|early|party|meeting|on|under|behind|with|inside|outside|home|upstairs|"
-                r"downstairs|in (?:the|my|a|your|his|her)|phone|keys|wallet|purse|bag|jacket|coat|umbrella|laptop|"
-                r"charger|card|glasses|stuff|things|lights?|door|tap|oven|note|message|tip|review|comment|"
-                r"room|house|office|building|shop|pub|bar|restaurant|station|table|call|chat|app|program|programme|"
-                r"game|window|tab|browser|application|software|seat|place|spot|turn|saturday|sunday|weekend|evening|"
-                r"morning|afternoon|day|night|lunch|time|chance|search|fight|argument|struggle|race|match|queue)\b)"
-                r"(?P<x>(?:the|my) [\w -]+|(?-i:[A-Z])[\w-]+(?: (?:after|since|last|because|for good|in (?:19|20)\d\d|"
-                r"(?:\w+ )?\w+ (?:years?|months?) ago)\b.*)?)$", _I), "I'm in {x}"),
+    (re.compile(rf"^i{_LEFT} (?P<x>(?:the|my) (?!(?:[\w-]+ )?{_ONE_OFF_THING}\b(?! (?:shift|team|club|job|group)))"
+                r"[\w -]+(?:[,;(].*)?|(?-i:[A-Z])[\w-]+(?:(?: (?-i:[A-Z])[\w-]+)*)(?: (?:after|since|last|because|for good|"
+                r"in (?:19|20)\d\d|(?:\w+ )?\w+ (?:years?|months?) ago)\b.*)?)$", _I), "I'm in {x}"),
     # "I gave up meat", "I've quit caffeine for good": a habit said without an article.
     (re.compile(rf"^i{_QUITTING} (?P<x>{BARE}(?: [\w-]+){{0,2}}(?:\s.*)?)$", _I), "I {v} {x}"),
 )
@@ -136,6 +143,8 @@ def _passing(template: str, whole: str, rest: str, gerund: str) -> bool:
     if _PASSING.match(rest) or _BARE_VERB.match(rest) or _MOMENT.search(whole) \
             or _MOMENTARY.match(f"{gerund} {rest}".strip()):
         return True
+    if template.startswith("I'm {x}") and re.match(r"on ", rest, _I):
+        return bool(_ON_MOMENT.match(rest))  # "not on metformin anymore" ended; "not on the phone" a moment
     return not gerund and bool(_MOMENT_START.match(rest)) and not _STAYS_AT.match(f"{template} {rest}")
 
 
