@@ -110,7 +110,7 @@ def test_mcp_memory_block_and_recall_hold_the_same_lines(tmp_path: Path) -> None
             block = (await s.get_prompt("memory_block", {"query": "Is pizza margherita good with coconut milk?"}))
             text = block.messages[0].content.text  # type: ignore[union-attr]
             assert FILLER not in text
-            assert any(m.startswith("[2 March 2026] user: What pizza") and PIZZA in m for m in blocks(text, "message"))
+            assert any(m.startswith("[2 March 2026] user: What pizza") and PIZZA in m for m in blocks(text, "message")), text
             found = (await call(s, "recall", query="Have you remembered anything about me yet?",
                                 kinds=["message"]))["results"]
             assert found and not any(FILLER in r["text"] for r in found)

@@ -27,6 +27,7 @@ from memory.layers.base import LayerEnv, LoggedMessage
 from memory.text import content_words
 from memory.write_policy.base import CandidateFact, safe_sentences, user_messages
 from memory.write_policy.people import PersonMention, SaidPerson, mentions_in
+from memory.write_policy.people_events import life_events
 from memory.write_policy.people_words import words_for
 from stores.namespaces import PEOPLE
 
@@ -40,8 +41,15 @@ def said_people(messages: Sequence[LoggedMessage]) -> list[SaidPerson]:
     out = []
     for msg in user_messages(messages):
         text = "\n".join(safe_sentences(msg.text))
-        out += [SaidPerson(m, [msg.id], msg.time) for m in mentions_in(text)] if text else []
+        out += [SaidPerson(m, [msg.id], msg.time) for m in _mentions(text)] if text else []
     return out
+
+
+def _mentions(text: str) -> list[PersonMention]:
+    """The mention rules' people, then the life events' (people_events.py) that the rules did not already say."""
+    found = mentions_in(text)
+    said = {(m.relation, m.name, m.ended) for m in found}
+    return found + [m for m in life_events(text) if (m.relation, m.name, m.ended) not in said]
 
 
 # What an introduction says besides who: "The user says we got a puppy" adds nothing to Churro's record.
@@ -67,13 +75,25 @@ def told_of(facts: Sequence[CandidateFact], said: Sequence[SaidPerson]) -> tuple
         if hit is None:
             kept.append(fact)
             continue
-        mention = out[hit].mention
+        mention, own = out[hit].mention, _household(fact)
         extra = set(content_words(fact.text)) - _INTRO_WORDS - _who_words(mention)
         if mention.fact is None and extra:
-            out[hit] = SaidPerson(replace(mention, fact=fact.text), out[hit].sources, out[hit].stated_at)
+            out[hit] = SaidPerson(replace(mention, fact=own.text), out[hit].sources, out[hit].stated_at)
         if extra or (mention.name and mention.name.lower() in fact.text.lower() and not _WE_SAID.match(fact.text)):
-            kept.append(fact)
+            kept.append(own)
     return kept, out
+
+
+# "The user says we adopted a greyhound …" is the user's household's news: said so, it reads as a fact.
+_WE_BROUGHT = re.compile(r"^The user says we (?=(?:just |recently |finally )?(?:got|adopted|rescued|bought|"
+                         r"brought home|took in|welcomed|fostered)\b)(?!.*\b(?:we|us|our|we're|we've)\b)",
+                         re.IGNORECASE)
+
+
+def _household(fact: CandidateFact) -> CandidateFact:
+    """An introduction said with "we" in the third person ("The user's household adopted a greyhound …")."""
+    text = _WE_BROUGHT.sub("The user's household ", fact.text)
+    return fact if text == fact.text else fact.model_copy(update={"text": text})
 
 
 def _who_words(mention: PersonMention) -> set[str]:
@@ -113,6 +133,12 @@ def person_key(relation: str, name: str | None, species: str | None = None, word
 
 def _write_one(env: LayerEnv, mention: PersonMention, sources: list[str], when: str) -> Record | None:
     records = people_records(env)
+    if not mention.relation:  # "Bruno died": whoever the user has called Bruno, if that is one current record
+        same = [r for r in records if r["current"] and (r.get("name") or "").casefold() == (mention.name or "~")
+                .casefold()]
+        if len(same) != 1:
+            return None
+        mention = replace(mention, relation=same[0]["relation"], species=same[0].get("species"))
     if mention.name is None:
         target = _the_one(records, mention)
         if target is None and (mention.ended or mention.relation == "partner" and mention.fact is None

@@ -255,9 +255,14 @@ def _norm(value: str) -> str:
     return re.sub(r"\W+", " ", value.lower()).strip()
 
 
+_FUNCTION_WORDS = frozenset("a an the my our at in on of for to and".split())
+
+
 def _overlaps(current: str, ended: str) -> bool:
-    """Whether the value the user says has ended is the current one ('vegetarian' vs 'vegetarian')."""
-    a, b = set(_norm(current).split()), set(_norm(ended).split())
+    """Whether the value the user says has ended is the current one ('vegetarian' vs 'vegetarian'); a shared
+    article or preposition is no overlap ("the team" does not end "the Royal Free").
+    """
+    a, b = set(_norm(current).split()) - _FUNCTION_WORDS, set(_norm(ended).split()) - _FUNCTION_WORDS
     return bool(a & b)
 
 

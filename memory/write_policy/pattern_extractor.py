@@ -42,6 +42,7 @@ from memory.write_policy.patterns import (
 )
 from memory.write_policy.person import third_person
 from memory.write_policy.phrasings import FORMS
+from memory.write_policy.quoted import without_quoted_speech
 from memory.write_policy.self_names import NAME_FORMS, greeting_name, is_name, name_words
 from memory.write_policy.voices import CAPTION, is_not_the_user, list_items, normalise
 
@@ -87,7 +88,7 @@ class PatternFactExtractor:
         for msg in user_messages(messages):
             if is_not_the_user(msg.text):
                 continue  # role-play or an instruction to the memory: none of it is the user's fact
-            for sentence in safe_sentences(CAPTION.sub("", msg.text)):
+            for sentence in safe_sentences(without_quoted_speech(CAPTION.sub("", msg.text))):
                 facts.extend(self.sentence_facts(sentence, sources=[msg.id], stated_at=msg.time))
         return facts
 

@@ -42,8 +42,9 @@ GREETING = (r"(?:hi+|hello+|hey+|heya|hiya|howdy|yo|hola|ola|olá|salam|salaam|c
             r"namaste|konnichiwa|hej|hei|ahoj|merhaba|shalom|aloha|sup|greetings|good (?:morning|afternoon|evening)|"
             r"morning|evening|dzień dobry)")
 _GREETING_NAME = re.compile(
-    rf"^{GREETING}(?: there| all| everyone)?\W*\s*(?:(?:i'm|im|i am|this is|it's|its|my name's|my name is) "
-    rf"(?P<v>{_WORD})|(?P<w>{_CAP_WORD}) here)(?=\s*(?:$|[,.!:;)(—–-]|\s(?:lol|haha|here|btw|by the way|from|and|"
+    rf"^{GREETING}(?: there| all| everyone)?\W*\s*(?:(?:i'm|im|i am|this is|it's|its|my name's|my name is|"
+    rf"the name's|the name is) (?P<v>{_WORD})|(?P<w>{_CAP_WORD}) here)"
+    r"(?=\s*(?:$|[,.!:;)(—–-]|\s(?:lol|haha|here|btw|by the way|from|and|"
     r"nice to meet)\b|\s*[^\w\s]))\W*\s*",
     _I,
 )

@@ -16,6 +16,7 @@ import re
 from memory.write_policy.chat_forms import REWRITES as CHAT_REWRITES
 from memory.write_policy.patterns import DIETS, HEALTH, OCCUPATIONS, Rewrite, rewrites, rewritten
 from memory.write_policy.phrasings import REWRITES as EVERYDAY_REWRITES
+from memory.write_policy.turns_of_phrase import REWRITES as TURNS_OF_PHRASE
 
 _I = re.IGNORECASE
 CAPTION = re.compile(r"\s*\[shares? an? (?:photo|image|picture)[^\]]*\]", _I)
@@ -150,7 +151,7 @@ def with_subject(sentence: str) -> str:
 
 def normalise(sentence: str) -> str:
     """The sentence in plain first-person form (see module docstring)."""
-    sentence = rewritten(with_subject(sentence), CHAT_REWRITES, EVERYDAY_REWRITES, _REWRITES)
+    sentence = rewritten(with_subject(sentence), CHAT_REWRITES, EVERYDAY_REWRITES, _REWRITES, TURNS_OF_PHRASE)
     return re.sub(r"\s{2,}", " ", sentence).strip(" ,")
 
 
