@@ -25,6 +25,9 @@ _PARTNER = r"(?:girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?)"
 # Where a subjectless clause is the user's: the start, or after a clause of the user's own.
 _START = r"(?P<p>^|\bI(?:'m|'ve)?\b[^,;.!?]*[,;] )"
 _ENDED_VERB = r"quit|left|deleted|cancell?ed|gave up|sold|stopped|ditched|uninstalled|deactivated|dropped out of"
+# A couple's ending ends the clause or says when: "Jo and I split up last year", not "… split up the chores".
+_OVER = (r"(?=\s*(?:$|[,.;!?:)]| (?:last|in|on|after|a|an|two|three|four|five|\d+|recently|yesterday|this|years|"
+         r"months|weeks|ago|because|and|but|so|now|for good|officially)\b))")
 _HAVE = r"(?:have |'ve |had |'d )?"
 # A thing given up, said without an article: "meat", "social media", "Facebook", not "it" or "hope".
 BARE = (r"(?!(?:the|my|a|an|this|that|these|those|it|them|him|her|you|on|up|out|off|hope|halfway|early|now|"
@@ -42,8 +45,10 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(?:(?:ok|okay|so|well|oh|and|small|big|quick|life|little|some|personal)\W+){0,3}"
                 r"(?:update|news|fyi|psa|heads up|confession)\s*(?:[:!]|\s[-–—])\s*", _I), ""),
     # Subjectless news, at the start or after a clause of the speaker's: "Sold the car, …", "I'm fine, left Google."
-    (re.compile(rf"{_START}(?:just |finally |recently |also )?(?=(?:left|sold|cancell?ed|deleted|closed|unsubscribed|uninstalled|deactivated|"
-                r"dropped out|moved (?:out|away)|retired|broke up|split up|got rid of|gave up|given up|kicked|ditched|"
+    (re.compile(rf"{_START}(?:just |finally |recently |also )?(?=(?:left|sold|cancell?ed|deleted|closed|unsubscribed|"
+                rf"uninstalled|deactivated|"
+                r"dropped out|moved (?:out|away)|retired from|broke up|split up|got rid of|gave up|given up|kicked|"
+                r"ditched|"
                 r"cut out|cut (?=\w+(?: \w+)? out\b)|came off|resigned|got (?:laid off|fired|sacked|let go|"
                 r"made redundant))\b)", _I), r"\g<p>I "),
     # Two endings in one clause: "I deleted Snapchat and quit Reddit" -> "…, and I quit Reddit"
@@ -65,12 +70,13 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?:^|\bI )(?:haven't|have not) been (?P<x>(?:an? )?(?!(?:to|in|at|on|there|here|so|that|this|very|"
                 r"really|too|able|allowed|myself)\b)[\w-]+(?<!ing)) since\b", _I), r"I'm not \g<x> anymore since"),
     # Couples: "my wife and I separated", "Tom and I broke up", "I split from my husband", "I divorced Tom"
-    (re.compile(rf"\b(?:me and )?my (?P<r>{_PARTNER}) and I {_HAVE}{BREAK_UP}\b", _I), r"I'm no longer with my \g<r>"),
+    (re.compile(rf"\b(?:me and )?my (?P<r>{_PARTNER}) and I {_HAVE}{BREAK_UP}{_OVER}", _I),
+     r"I'm no longer with my \g<r>"),
     (re.compile(rf"\bI {_HAVE}(?:{BREAK_UP}) (?:with|from) my (?P<r>{_PARTNER})\b", _I),
      r"I'm no longer with my \g<r>"),
     (re.compile(rf"\bI {_HAVE}(?:divorced|dumped|left) my (?P<r>{_PARTNER})\b", _I), r"I'm no longer with my \g<r>"),
-    (re.compile(rf"(?:^|[,;] |\b(?:and|but|so) )(?:me and (?P<n>{_NAME})|(?P<m>{_NAME}) and (?:I|me)) {_HAVE}"
-                rf"(?:just |finally |recently )?{BREAK_UP}\b", _I), r" I'm no longer with \g<n>\g<m>"),
+    (re.compile(rf"(?P<p>^|[,;] |\b(?:and|but|so) )(?:me and (?P<n>{_NAME})|(?P<m>{_NAME}) and (?:I|me)) {_HAVE}"
+                rf"(?:just |finally |recently )?{BREAK_UP}{_OVER}", _I), r"\g<p>I'm no longer with \g<n>\g<m>"),
     (re.compile(rf"\b(?:(?:my (?P<r>{_PARTNER})|(?P<n>{_NAME})) and I|we) (?:are|'re) (?:no longer together|not "
                 rf"together {ANYMORE})\b", _I), r"I'm no longer with \g<r>\g<n>"),
     (re.compile(rf"\bI {_HAVE}(?:just |finally |recently )?(?:(?:{BREAK_UP}) (?:with|from) |divorced |dumped )"
@@ -85,20 +91,24 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"(?:flat|house|apartment|place|home|room) in (?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*)\b", _I),
      r"I no longer live in \g<x>"),
     (re.compile(r"\b(?:I|we) (?:have |'ve )?(?:moved|shifted|relocated|moved back) to (?P<y>[\w ]+?) from "
-                r"(?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*)\b", _I), r"I no longer live in \g<x>, I moved to \g<y>"),
-    (re.compile(r"(?:^|\b(?:so|and|but|now) )(?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) (?:was (?:my )?home "
-                r"(?:until|till|for)\b|(?:is|'s) (?:no longer|not) (?:my )?home\b)", _I), r" I no longer live in \g<x>,"),
+                r"(?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*)\b", _I),
+     r"I no longer live in \g<x>, I moved to \g<y>"),
+    # "Dubai is no longer home" ("Lisbon was home until June" is turns_of_phrase.py's)
+    (re.compile(rf"(?P<p>^|\b(?:so|and|but|now) )(?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) (?:is|'s) "
+                rf"(?:no longer (?:my |our )?home|not (?:my |"
+                rf"our )?home {ANYMORE})\b", _I), r"\g<p>I no longer live in \g<x>"),
     (re.compile(r"\bI (?P<v>worked|lived) (?P<p>at|in|for) (?P<x>(?:the )?(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) "
                 r"(?:until|till|up to) (?=(?:(?:19|20)\d\d|january|february|march|april|may|june|july|august|september|"
                 r"october|november|december|last|recently|a (?:few|couple)|\w+ (?:years?|months?) ago|the (?:pandemic|"
-                r"end of|start of|summer|spring|autumn|fall|winter))\b)", _I), r"I no longer \g<v> \g<p> \g<x>, until "),
-    # Work: retiring is news of its own (occupation "retired"), kept next to what it ended.
+                r"end of|start of|summer|spring|autumn|fall|"
+                r"winter))\b)", _I), r"I no longer \g<v> \g<p> \g<x>, until "),
+    # Work ("laid off from the warehouse" is turns_of_phrase.py's); retiring is news of its own
+    # (occupation "retired"), kept next to what it ended.
     (re.compile(r"\bI (?:have |'ve )?retired from (?=\w+ing\b)", _I), "I retired, I stopped "),
     (re.compile(r"\bI (?:have |'ve )?retired from (?=(?:the|my) |(?-i:[A-Z]))", _I), "I retired, I left "),
     (re.compile(rf"\bI {_FIRED} (?:from|at|by) (?:my )?(?:job|position|post|role) (?P<p>at|as|in|for) ", _I),
      r"I left my job \g<p> "),
-    (re.compile(rf"\bI {_FIRED} (?:from|at|by) (?=(?:the|my) |(?-i:[A-Z]))", _I), "I left my job at "),
-    (re.compile(rf"\bI {_FIRED}\b", _I), "I left my job"),
+    (re.compile(rf"\bI {_FIRED}(?! (?:from|at|by)\b)", _I), "I left my job"),
     (re.compile(r"\bI (?:have |'ve )?(?:lost|resigned from|quit) my (?:job|position|post|role) (?P<p>at|as|in|for) ",
                 _I), r"I left my job \g<p> "),
     (re.compile(r"\bI (?:have |'ve )?(?:lost|resigned from) my (?:job|position|post)\b", _I), "I left my job"),
@@ -114,13 +124,15 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 _I), r"I don't have \g<x> anymore"),
     (re.compile(rf"\bI {_HAVE}let (?P<x>my (?:[\w-]+ ){{0,2}}?{_ACCOUNT}) (?:lapse|expire|run out|go)\b", _I),
      r"I don't have \g<x> anymore"),
-    (re.compile(rf"\bmy (?P<x>(?:[\w-]+ ){{0,2}}?(?:{_ACCOUNT}|(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)?)) (?:is|was|has been|"
+    (re.compile(rf"\bmy (?P<x>(?:[\w-]+ ){{0,2}}?{_ACCOUNT}|(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)?) (?:is|was|"
+                rf"has been|"
                 r"got) (?:now |finally |officially )?(?:cancell?ed|deleted|closed|terminated|deactivated)\b|"
                 rf"\bmy (?P<y>(?:[\w-]+ ){{0,2}}?{_ACCOUNT}) (?:has )?(?:expired|lapsed|ran out|run out)\b", _I),
      r"I don't have my \g<x>\g<y> anymore"),
     (re.compile(r"\bI (?:have |'ve )?(?:unsubscribed|cancell?ed my subscription) (?:from|to) (?=(?-i:[A-Z]))", _I),
      "I quit "),
-    (re.compile(r"\bI (?:have |'ve )?(?:cancell?ed|deleted|closed|uninstalled|deactivated) (?=(?:(?-i:[A-Z])[\w-]+|facebook|instagram|twitter|"
+    (re.compile(r"\bI (?:have |'ve )?(?:cancell?ed|deleted|closed|uninstalled|deactivated) (?=(?:(?-i:[A-Z])[\w-]+|"
+                r"facebook|instagram|twitter|"
                 r"tiktok|snapchat|whatsapp|netflix|spotify|tinder|bumble|hinge|reddit|linkedin)(?:$|[\s,.;!]+(?!'s)))",
                 _I),
      "I quit "),
@@ -136,7 +148,8 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 rf"(?:my|our) (?P<x>{PET_WORD})\b", _I), r"I don't have my \g<x> anymore"),
     (re.compile(rf"\b(?:I|we) {_HAVE}(?:just |recently |sadly |finally )?(?:had to )?put (?:my|our) (?P<x>{PET_WORD})"
                 rf"(?: {_NAME})? (?:down|to sleep)\b", _I), r"I don't have my \g<x> anymore"),
-    (re.compile(r"\bI(?:'ve| have)? (?:just |finally )?stopped (?=(?:my|the) (?:[\w-]+ ){0,3}?(?:classes|lessons|course|"
+    (re.compile(r"\bI(?:'ve| have)? (?:just |finally )?stopped (?=(?:my|the) (?:[\w-]+ ){0,3}?(?:classes|lessons|"
+                r"course|"
                 r"therapy|treatment|sessions|pill|pills|medication|meds|tablets|injections|training|volunteering|"
                 r"subscription|membership|contract)(?=\s*(?:$|[,.;!]| (?:at|with|for|in|on|because|since|after|last|"
                 r"this|a|an|\d+|two|three|and)\b)))", _I), "I quit "),
@@ -179,7 +192,8 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"go-to|whole personality)\b", _I), r"I stopped \g<x>"),
     (re.compile(r"^(?P<x>(?!(?:it|that|this|he|she|they)\b)[\w-]+(?: [\w-]+){0,2}?) used to be (?:my|a big|a huge) "
                 r"(?:thing|hobby|passion|life|jam|go-to|whole personality)\b", _I), r"I gave up \g<x>"),
-    (re.compile(r"\bI (?:used to be|was) on (?P<x>(?:the|a|my) [\w:-]+(?: [\w-]+)?)(?: for [\w ]+?)?,? (?:but|and) (?:I )?"
+    (re.compile(r"\bI (?:used to be|was) on (?P<x>(?:the|a|my) [\w:-]+(?: [\w-]+)?)(?: for [\w ]+?)?,? (?:but|"
+                r"and) (?:I )?"
                 r"(?:have |'ve )?(?:(?:came|come|went|gone|got) off it|stopped|quit|gave (?:it )?up)\b", _I),
      r"I'm not on \g<x> anymore"),
     # a learner's "not more" for "not anymore": "I am not more working in the bakery"

@@ -42,7 +42,8 @@ _PASSING = re.compile(
     r"(?:remember|recall|recogni[sz]e|understand|know|feel|hear|want to talk|care|mind|trust|believe|get it)\b.*|"
     r"need (?:help|it|that|this|to|you)\b.*|"
     r"mad at \w+|angry at \w+|upset with \w+|worried about .+|sure (?:about|what|if|how|why|whether) .*|"
-    r".*\b(?:you|your|yours)\b.*|(?:want(?:ed)?|wanna|plan|intend|hope|need) to\b.*|wanna\b.*|.*\b(?:that|this|it|them|those|these)|(?:a )?fan of .*)$",
+    r".*\b(?:you|your|yours)\b.*|(?:want(?:ed)?|wanna|plan|intend|hope|need) to\b.*|wanna\b.*|.*\b(?:that|this|it|"
+    r"them|those|these)|(?:a )?fan of .*)$",
     _I,
 )
 # Objects that make "I stopped/quit X" a moment, not an ended habit; after a gerund only the second
@@ -63,13 +64,18 @@ _BARE_VERB = re.compile(r"^(?:work|live|go|do|have|get|take|make|use|need|want|f
 _ON_MOMENT = re.compile(r"^on (?:the |a |my |an )?(?:phone|train|bus|plane|flight|way|road|call|break|holiday|"
                         r"vacation|leave|lunch|hold|board|fire|track|time|it|that|this|here|there|top|my own|a roll|"
                         r"the line|the list|the same page|speaker|mute|duty|shift today)\b", _I)
+# Nouns that make a gerund before them part of a name: "dating apps", "running club", "climbing gear".
+_COMPOUND_HEAD = re.compile(r"^(?:apps?|sites?|websites?|classes|lessons|shoes|games?|club|groups?|shows?|scene|"
+                            r"gear|boots|team|league|app|platforms?)\b", _I)
 # Gerunds that stop in a moment: "I stopped laughing".
 _MOMENTARY = re.compile(r"^(?:laughing|crying|talking|listening|screaming|shouting|waiting|looking|staring|"
-                        r"breathing|shaking|typing|moving|walking|thinking|worrying|panicking|trying|bothering|pretending|arguing|"
+                        r"breathing|shaking|typing|moving|walking|thinking|worrying|panicking|trying|bothering|"
+                        r"pretending|arguing|"
                         r"fighting|resisting|hoping|asking)\b|^\w+ing (?:it|this|that)$",
                         _I)
 # Where the ended thing's words stop: "since my knee surgery", ", 2 years sober".
-_TAIL = re.compile(r"\s*(?:[,;(]|:(?!\d)|\s[-–—]\s|\s(?:since|because|as(?! (?:an?|the) )|so|but|and now|now that|after|"
+_TAIL = re.compile(r"\s*(?:[,;(]|:(?!\d)|\s[-–—]\s|\s(?:since|because|as(?! (?:an?|the) )|so|but|and now|now that|"
+                   r"after|"
                    r"ago|last|and (?=\w+ed\b)|then\b|"
                    r"for good|completely|altogether|entirely|cold turkey|years ago|recently|this (?:year|month|week)|"
                    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a few|a couple of|several|many|some)"
@@ -86,7 +92,8 @@ CESSATION: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"(?P<x>.+)$", _I), "I work {p} {x}"),
     (re.compile(rf"^i{_STOPPED} (?P<g>[a-z]+ing)\b(?P<x>.*)$", _I), "I {g} {x}"),
     (re.compile(rf"^i{_LEFT} (?P<x>(?:the|my) (?!(?:[\w-]+ )?{_ONE_OFF_THING}\b(?! (?:shift|team|club|job|group)))"
-                r"[\w -]+(?:[,;(].*)?|(?-i:[A-Z])[\w-]+(?:(?: (?-i:[A-Z])[\w-]+)*)(?: (?:after|since|last|because|for good|"
+                r"[\w -]+(?:[,;(].*)?|(?-i:[A-Z])[\w-]+(?:(?: (?-i:[A-Z])[\w-]+)*)(?: (?:after|since|last|because|"
+                r"for good|"
                 r"in (?:19|20)\d\d|(?:\w+ )?\w+ (?:years?|months?) ago)\b.*)?)$", _I), "I'm in {x}"),
     # "I gave up meat", "I've quit caffeine for good": a habit said without an article.
     (re.compile(rf"^i{_QUITTING} (?P<x>{BARE}(?: [\w-]+){{0,2}}(?:\s.*)?)$", _I), "I {v} {x}"),
@@ -132,6 +139,8 @@ def positive_form(clause: str) -> tuple[str, bool]:
             if len(rest.split()) > 3:  # "I gave up hope that …": not a habit's name
                 return clause, False
             groups["v"] = next((verb for verb, words in _HABIT_VERBS if words.search(rest)), "do")
+        if gerund and _COMPOUND_HEAD.match(rest):
+            continue  # "dating apps" names a thing, not "date apps"
         if "g" in groups:
             groups["g"] = _base(groups["g"])
         return template.format(**groups).strip(), True
