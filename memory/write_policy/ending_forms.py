@@ -38,7 +38,7 @@ _HAD = (r"(?:car|van|motorbike|motorcycle|scooter|bike|boat|caravan|camper(?:van
 _ACCOUNT = r"(?:membership|subscription|account|contract|season ticket|pass|plan)"
 _FIRED = r"(?:was|got|have been|'ve been|just got) (?:laid off|fired|sacked|let go|made redundant)"
 _DAYS = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|winter|summer|rain|you|this|people)\b"
-_MEDS = r"(?:meds|medication|medicine|pills?|antidepressants|tablets|insulin|steroids|the pill)"
+_MEDS = r"(?:meds|medication|medicine|pills?|antidepressants|tablets|insulin|steroids|the pill|shifts?|rota)"
 
 SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     # A label before the news: "ok so update: im not vegan anymore", "Life update - I left Google".
@@ -47,7 +47,9 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     # Subjectless news, at the start or after a clause of the speaker's: "Sold the car, …", "I'm fine, left Google."
     (re.compile(rf"{_START}(?:just |finally |recently |also )?(?=(?:left|sold|cancell?ed|deleted|closed|unsubscribed|"
                 rf"uninstalled|deactivated|"
-                r"dropped out|moved (?:out|away)|retired from|broke up|split up|got rid of|gave up|given up|kicked|"
+                r"dropped out|moved (?:out|away|to|back|from)|shifted|relocated|retired from|"
+                r"quit(?=[^,;.!?]*\b(?:ago|last|since|for good|in (?:19|20)\d\d)\b)|broke up|split up|got rid of|"
+                r"gave up|given up|kicked|"
                 r"ditched|"
                 r"cut out|cut (?=\w+(?: \w+)? out\b)|came off|resigned|got (?:laid off|fired|sacked|let go|"
                 r"made redundant))\b)", _I), r"\g<p>I "),
@@ -70,8 +72,9 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?:^|\bI )(?:haven't|have not) been (?P<x>(?:an? )?(?!(?:to|in|at|on|there|here|so|that|this|very|"
                 r"really|too|able|allowed|myself)\b)[\w-]+(?<!ing)) since\b", _I), r"I'm not \g<x> anymore since"),
     # Couples: "my wife and I separated", "Tom and I broke up", "I split from my husband", "I divorced Tom"
-    (re.compile(rf"\b(?:me and )?my (?P<r>{_PARTNER}) and I {_HAVE}{BREAK_UP}{_OVER}", _I),
-     r"I'm no longer with my \g<r>"),
+    (re.compile(rf"\b(?:(?:me and )?my (?P<r>{_PARTNER}) and I|me and my (?P<q>{_PARTNER})) {_HAVE}"
+                rf"(?:just |finally |recently )?{BREAK_UP}{_OVER}", _I),
+     r"I'm no longer with my \g<r>\g<q>"),
     (re.compile(rf"\bI {_HAVE}(?:{BREAK_UP}) (?:with|from) my (?P<r>{_PARTNER})\b", _I),
      r"I'm no longer with my \g<r>"),
     (re.compile(rf"\bI {_HAVE}(?:divorced|dumped|left) my (?P<r>{_PARTNER})\b", _I), r"I'm no longer with my \g<r>"),
@@ -168,7 +171,8 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 rf"(?:[\w-]+ )?{_MEDS})\b", _I), r"I'm not on \g<x> anymore"),
     (re.compile(rf"\bI(?:'m| am) off (?=(?!(?:to|for|sick|duty|home|tomorrow|next|again|now|there|in|at)\b){BARE})",
                 _I), "I gave up "),
-    (re.compile(r"(?:\b(?:I(?:'m| am)|as) (?:an? )?|^(?:an? )?(?=\S+ [\w-]+ here\b))(?:ex-|former |ex )"
+    (re.compile(r"(?:\b(?:I(?:'m| am)|as) (?:an? )?|^(?:an? )?(?=(?:ex-|former |ex )[\w-]+(?: [\w-]+)?(?: here\b|"
+                r",? now\b)))(?:ex-|former |ex )"
                 r"(?P<x>(?!(?:wife|husband|girlfriend|boyfriend|partner|fianc)\w*)[\w-]+)\b", _I),
      r"I'm not a \g<x> anymore"),
     (re.compile(r"^no more (?P<x>[\w -]+?) for me\b(?!.*\b(?:tonight|today|thanks|thank you|please|for now|"

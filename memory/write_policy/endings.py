@@ -36,11 +36,11 @@ _ONE_OFF_THING = (r"(?:party|meeting|room|house|office|building|shop|pub|bar|res
 _PASSING = re.compile(
     r"^(?:(?:so|that|very|really|too|as) )?(?:hungry|thirsty|tired|sleepy|angry|mad|sad|upset|sure|certain|sick|ill|"
     r"scared|afraid|worried|cold|hot|warm|full|bored|busy|stressed|confused|annoyed|nervous|anxious|lonely|"
-    r"interested|around|here|there|able|allowed|alone|awake|asleep|free|available|in the mood|in pain|happy|well|"
+    r"interested\b.*|around|here|there|able|allowed|alone|awake|asleep|free|available|in the mood|in pain|happy|well|"
     r"ok|okay|fine|good|great|myself|the same|right|home|back|out|outside|online|in touch|ready|done|in love|"
     r"excited|motivated|hopeful|convinced|comfortable|safe|in charge|in a hurry|in a rush|"
     r"(?:remember|recall|recogni[sz]e|understand|know|feel|hear|want to talk|care|mind|trust|believe|get it)\b.*|"
-    r"need (?:help|it|that|this|to|you)\b.*|"
+    r"need (?:help|it|that|this|to|you|the)\b.*|"
     r"mad at \w+|angry at \w+|upset with \w+|worried about .+|sure (?:about|what|if|how|why|whether) .*|"
     r".*\b(?:you|your|yours)\b.*|(?:want(?:ed)?|wanna|plan|intend|hope|need) to\b.*|wanna\b.*|.*\b(?:that|this|it|"
     r"them|those|these)|(?:a )?fan of .*)$",
@@ -61,6 +61,7 @@ _FOR_NOW = re.compile(r"\b(?:tonight|tomorrow|right now|at the moment|for now|la
 # A verb alone says too little to end anything: "I no longer work" is most often what is left of
 # "I no longer work as a nurse" once its object is cut.
 _BARE_VERB = re.compile(r"^(?:work|live|go|do|have|get|take|make|use|need|want|feel|stay|come|see|know|be)$", _I)
+_BARE_GERUND = re.compile(r"^(?:working|living|going|doing|having|getting|taking|making|using|trying)$", _I)
 _ON_MOMENT = re.compile(r"^on (?:the |a |my |an )?(?:phone|train|bus|plane|flight|way|road|call|break|holiday|"
                         r"vacation|leave|lunch|hold|board|fire|track|time|it|that|this|here|there|top|my own|a roll|"
                         r"the line|the list|the same page|speaker|mute|duty|shift today)\b", _I)
@@ -81,7 +82,8 @@ _TAIL = re.compile(r"\s*(?:[,;(]|:(?!\d)|\s[-–—]\s|\s(?:since|because|as(?! 
                    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a few|a couple of|several|many|some)"
                    r"(?: \w+)? (?:days?|weeks?|months?|years?|decades?)\b|"
                    r"in (?:january|february|march|april|may|june|july|august|september|october|november|december|"
-                   r"(?:19|20)\d\d)|and (?=(?:i|i'm|i've|haven't|have|never|now|it|it's|still|feel|am)\b))\b)", _I)
+                   r"(?:19|20)\d\d)|in (?:the )?(?:spring|summer|autumn|fall|winter|end)|"
+                   r"and (?=(?:i|i'm|i've|haven't|have|never|now|it|it's|still|feel|am|honestly|my|so|the)\b))\b)", _I)
 CESSATION: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^i no longer (?P<x>.+)$", _I), "I {x}"),
     (re.compile(r"^i'm no longer (?P<x>.+)$", _I), "I'm {x}"),
@@ -150,6 +152,7 @@ def positive_form(clause: str) -> tuple[str, bool]:
 def _passing(template: str, whole: str, rest: str, gerund: str) -> bool:
     """Whether what "ended" is a mood, a moment or too little to name a state."""
     if _PASSING.match(rest) or _BARE_VERB.match(rest) or _MOMENT.search(whole) \
+            or (not rest and _BARE_GERUND.match(gerund)) \
             or _MOMENTARY.match(f"{gerund} {rest}".strip()):
         return True
     if template.startswith("I'm {x}") and re.match(r"on ", rest, _I):
