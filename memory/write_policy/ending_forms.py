@@ -26,13 +26,21 @@ _PARTNER = r"(?:girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?)"
 _START = r"(?P<p>^|\bI(?:'m|'ve)?\b[^,;.!?]*[,;] )"
 _ENDED_VERB = r"quit|left|deleted|cancell?ed|gave up|sold|stopped|ditched|uninstalled|deactivated|dropped out of"
 # A couple's ending ends the clause or says when: "Jo and I split up last year", not "… split up the chores".
-_OVER = (r"(?=\s*(?:$|[,.;!?:)]| (?:last|in|on|after|a|an|two|three|four|five|\d+|recently|yesterday|this|years|"
+_OVER = (r"(?=\s*(?:$|[,.;!?:)]| (?:last|in|on|after|a (?:few|couple|year|month|week|while)|two|three|four|five|\d+|"
+         r"recently|yesterday|this|years|"
          r"months|weeks|ago|because|and|but|so|now|for good|officially)\b))")
+# A move bounded by a short span or a purpose is a visit: "we moved to Leeds from London for a week".
+_NOT_A_VISIT = (r"(?![^,.;!?]*\bfor (?:a|an|the|one|two|three|\d+|a few|a couple of) (?:days?|weeks?|weekends?|"
+                r"holidays?|visit|trip|night|nights|months?)\b)")
 _HAVE = r"(?:have |'ve |had |'d )?"
+# Days, months and feasts: "I gave up Sunday mornings", "I cancelled Christmas" end no state.
+_NOT_THING = (r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|january|february|march|april|may|june|july|"
+              r"august|september|october|november|december|christmas|easter|thanksgiving|halloween|diwali|eid|"
+              r"hanukkah|ramadan|lent|new year")
 # A thing given up, said without an article: "meat", "social media", "Facebook", not "it" or "hope".
 BARE = (r"(?!(?:the|my|a|an|this|that|these|those|it|them|him|her|you|on|up|out|off|hope|halfway|early|now|"
          r"today|tonight|everything|all|trying|work|school|homework|lunch|dinner|breakfast|people|men|women|life|"
-         r"mondays?)\b)[a-z][\w-]*")
+         rf"{_NOT_THING})\b)[a-z][\w-]*")
 _HAD = (r"(?:car|van|motorbike|motorcycle|scooter|bike|boat|caravan|camper(?:van)?|house|flat|apartment|"
         r"allotment|business|company|shop|restaurant|cafe|café|bakery|salon|studio|farm|piano|horse)")
 _ACCOUNT = r"(?:membership|subscription|account|contract|season ticket|pass|plan)"
@@ -89,17 +97,18 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"(?!(?:the|my|a|an|our|his|her|their|home|there|here|town)\b)[a-z][\w-]+)\b", _I),
      r"I no longer live in \g<x>"),
     (re.compile(r"\b(?:I|we) (?:have |'ve )?moved (?:back )?from (?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) "
-                r"(?=to )", _I), r"I no longer live in \g<x>, I moved "),
+                rf"(?=to ){_NOT_A_VISIT}", _I), r"I no longer live in \g<x>, I moved "),
     (re.compile(r"\b(?:I|we) (?:have |'ve )?(?:moved out of|handed back the keys to|gave up|sold|left) (?:my|our) "
                 r"(?:flat|house|apartment|place|home|room) in (?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*)\b", _I),
      r"I no longer live in \g<x>"),
     (re.compile(r"\b(?:I|we) (?:have |'ve )?(?:moved|shifted|relocated|moved back) to (?P<y>[\w ]+?) from "
-                r"(?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*)\b", _I),
+                rf"(?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*)\b{_NOT_A_VISIT}", _I),
      r"I no longer live in \g<x>, I moved to \g<y>"),
     # "Dubai is no longer home" ("Lisbon was home until June" is turns_of_phrase.py's)
     (re.compile(rf"(?P<p>^|\b(?:so|and|but|now) )(?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) (?:is|'s) "
                 rf"(?:no longer (?:my |our )?home|not (?:my |"
-                rf"our )?home {ANYMORE})\b", _I), r"\g<p>I no longer live in \g<x>"),
+                rf"our )?home {ANYMORE})(?=\s*(?:$|[,.;!]| (?:since|now|so|and|but|because|after|we|i)\b))", _I),
+     r"\g<p>I no longer live in \g<x>"),
     (re.compile(r"\bI (?P<v>worked|lived) (?P<p>at|in|for) (?P<x>(?:the )?(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) "
                 r"(?:until|till|up to) (?=(?:(?:19|20)\d\d|january|february|march|april|may|june|july|august|september|"
                 r"october|november|december|last|recently|a (?:few|couple)|\w+ (?:years?|months?) ago|the (?:pandemic|"
@@ -129,12 +138,14 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
      r"I don't have \g<x> anymore"),
     (re.compile(rf"\bmy (?P<x>(?:[\w-]+ ){{0,2}}?{_ACCOUNT}|(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)?) (?:is|was|"
                 rf"has been|"
-                r"got) (?:now |finally |officially )?(?:cancell?ed|deleted|closed|terminated|deactivated)\b|"
+                r"got) (?:now |finally |officially )?(?:cancell?ed|deleted|closed|terminated|deactivated)\b"
+                r"(?! by (?:mistake|accident)\b)|"
                 rf"\bmy (?P<y>(?:[\w-]+ ){{0,2}}?{_ACCOUNT}) (?:has )?(?:expired|lapsed|ran out|run out)\b", _I),
      r"I don't have my \g<x>\g<y> anymore"),
     (re.compile(r"\bI (?:have |'ve )?(?:unsubscribed|cancell?ed my subscription) (?:from|to) (?=(?-i:[A-Z]))", _I),
      "I quit "),
-    (re.compile(r"\bI (?:have |'ve )?(?:cancell?ed|deleted|closed|uninstalled|deactivated) (?=(?:(?-i:[A-Z])[\w-]+|"
+    (re.compile(rf"\bI (?:have |'ve )?(?:cancell?ed|deleted|closed|uninstalled|deactivated) (?!(?:{_NOT_THING})\b)"
+                r"(?=(?:(?-i:[A-Z])[\w-]+|"
                 r"facebook|instagram|twitter|"
                 r"tiktok|snapchat|whatsapp|netflix|spotify|tinder|bumble|hinge|reddit|linkedin)(?:$|[\s,.;!]+(?!'s)))",
                 _I),
@@ -171,7 +182,8 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 rf"(?:[\w-]+ )?{_MEDS})\b", _I), r"I'm not on \g<x> anymore"),
     (re.compile(rf"\bI(?:'m| am) off (?=(?!(?:to|for|sick|duty|home|tomorrow|next|again|now|there|in|at)\b){BARE})",
                 _I), "I gave up "),
-    (re.compile(r"(?:\b(?:I(?:'m| am)|as) (?:an? )?|^(?:an? )?(?=(?:ex-|former |ex )[\w-]+(?: [\w-]+)?(?: here\b|"
+    (re.compile(r"(?:\bI(?:'m| am) (?:an? )?|\bas (?:an? )?(?=(?:ex-|former |ex )[\w-]+,? I\b)|^(?:an? )?(?=(?:ex-|"
+                r"former |ex )[\w-]+(?: [\w-]+)?(?: here\b|"
                 r",? now\b)))(?:ex-|former |ex )"
                 r"(?P<x>(?!(?:wife|husband|girlfriend|boyfriend|partner|fianc)\w*)[\w-]+)\b", _I),
      r"I'm not a \g<x> anymore"),
