@@ -32,6 +32,11 @@ _OVER = (r"(?=\s*(?:$|[,.;!?:)]| (?:last|in|on|after|a (?:few|couple|year|month|
 # A move bounded by a short span or a purpose is a visit: "we moved to Leeds from London for a week".
 _NOT_A_VISIT = (r"(?![^,.;!?]*\bfor (?:a|an|the|one|two|three|\d+|a few|a couple of) (?:days?|weeks?|weekends?|"
                 r"holidays?|visit|trip|night|nights|months?)\b)")
+# A named place or firm, then "until" a time gone by.
+_UNTIL_THEN = (r"(?P<x>(?:the )?(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) (?:until|till|up to) "
+               r"(?=(?:(?:19|20)\d\d|january|february|march|april|may|june|july|august|september|october|november|"
+               r"december|last|recently|a (?:few|couple)|\w+ (?:years?|months?) ago|the (?:pandemic|end of|start of|"
+               r"summer|spring|autumn|fall|winter))\b)")
 _HAVE = r"(?:have |'ve |had |'d )?"
 # Days, months and feasts: "I gave up Sunday mornings", "I cancelled Christmas" end no state.
 _NOT_THING = (r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|january|february|march|april|may|june|july|"
@@ -109,18 +114,15 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 rf"(?:no longer (?:my |our )?home|not (?:my |"
                 rf"our )?home {ANYMORE})(?=\s*(?:$|[,.;!]| (?:since|now|so|and|but|because|after|we|i)\b))", _I),
      r"\g<p>I no longer live in \g<x>"),
-    (re.compile(r"\bI (?P<v>worked|lived) (?P<p>at|in|for) (?P<x>(?:the )?(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) "
-                r"(?:until|till|up to) (?=(?:(?:19|20)\d\d|january|february|march|april|may|june|july|august|september|"
-                r"october|november|december|last|recently|a (?:few|couple)|\w+ (?:years?|months?) ago|the (?:pandemic|"
-                r"end of|start of|summer|spring|autumn|fall|"
-                r"winter))\b)", _I), r"I no longer \g<v> \g<p> \g<x>, until "),
+    # "I worked at Google until 2022", "I lived in Rome till last year"
+    (re.compile(rf"\bI worked (?P<p>at|in|for) {_UNTIL_THEN}", _I), r"I no longer work \g<p> \g<x>, until "),
+    (re.compile(rf"\bI lived (?P<p>in) {_UNTIL_THEN}", _I), r"I no longer live \g<p> \g<x>, until "),
     # Work ("laid off from the warehouse" is turns_of_phrase.py's); retiring is news of its own
     # (occupation "retired"), kept next to what it ended.
     (re.compile(r"\bI (?:have |'ve )?retired from (?=\w+ing\b)", _I), "I retired, I stopped "),
     (re.compile(r"\bI (?:have |'ve )?retired from (?=(?:the|my) |(?-i:[A-Z]))", _I), "I retired, I left "),
     (re.compile(rf"\bI {_FIRED} (?:from|at|by) (?:my )?(?:job|position|post|role) (?P<p>at|as|in|for) ", _I),
      r"I left my job \g<p> "),
-    (re.compile(rf"\bI {_FIRED}(?! (?:from|at|by)\b)", _I), "I left my job"),
     (re.compile(r"\bI (?:have |'ve )?(?:lost|resigned from|quit) my (?:job|position|post|role) (?P<p>at|as|in|for) ",
                 _I), r"I left my job \g<p> "),
     (re.compile(r"\bI (?:have |'ve )?(?:lost|resigned from) my (?:job|position|post)\b", _I), "I left my job"),
