@@ -18,7 +18,8 @@ from memory.privacy.export import export_user
 from memory.privacy.forget import forget, would_forget
 from memory.prompt import volatile_part
 from memory.write_policy.llm import ExtractedFacts, ExtractedPerson, LLMFactExtractor
-from memory.write_policy.people import PersonMention, mentions_in
+from memory.write_policy.people import mentions_in
+from memory.write_policy.person_mention import PersonMention
 from models.loader import HashEmbeddings
 from stores.namespaces import UserScope
 from tests.support.extract_helpers import StructuredFake
@@ -39,6 +40,19 @@ LAYER = SemanticLayer()
     ("I've started dating someone, he's called Omar.", [("Omar", "partner", None, False)]),
     ("I've just started seeing someone new, her name is Lina.", [("Lina", "partner", None, False)]),
     ("I started dating someone, they're called Sam.", [("Sam", "partner", None, False)]),
+    ("My cat is called Mr Whiskers.", [("Mr Whiskers", "pet", "cat", False)]),  # a title is part of the name
+    ("Meet Luna, my new kitten!", [("Luna", "pet", "cat", False)]),  # an apposition that closes
+    ("my wife (Claire) says hi", [("Claire", "partner", None, False)]),
+    ("Can you help me plan a party for my brother Sam?", [("Sam", "sibling", None, False)]),  # a request
+    ("Been married to Dev for six years.", [("Dev", "partner", None, False)]),  # no subject, as in chat
+    ("Divorced from Paul since 2020.", [("Paul", "ex_partner", None, True)]),
+    ("We adopted a neutered greyhound 🐕 she's called Flo", [("Flo", "pet", "dog", False)]),
+    ("I have twin girls, Rose and Lily.", [("Rose", "child", None, False), ("Lily", "child", None, False)]),
+    ("my daughter name is priya and she is 9", [("Priya", "child", None, False)]),  # all lower case
+    ("me and my sis jo are off to rome", [("Jo", "sibling", None, False)]),
+    ("We have a dog and two cats. The dog is called Bruno.", [("Bruno", "pet", "dog", False),
+                                                               (None, "pet", "cat", False)]),
+    ("Got a puppy today, a spaniel called Max", [("Max", "pet", "dog", False)]),
 ])
 def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...]]) -> None:
     assert [(m.name, m.relation, m.species, m.ended) for m in mentions_in(text)] == expected
@@ -51,21 +65,54 @@ def test_the_rules_read_people_and_pets(text: str, expected: list[tuple[Any, ...
     "My friend's dog Max is adorable.",  # someone else's pet
     'She said "my husband John is a pilot".',  # a quote
     "I have a dog allergy.",
-    "My mom is sick today.",  # nothing lasting about a nameless parent
     "My sister started dating someone, he's called Omar.",  # someone else's partner
     "If I started dating someone, he'd be called Omar.",
     "Have you started dating someone?",
     "I've started seeing a therapist, she's called Dr Lee.",  # seeing, not dating
     "I told him 'my sister Anna is a nurse' yesterday.",  # a quote in single quotes is still a quote
+    "I have a pet peeve about loud chewing.",  # "pet" before a noun is no pet
+    "Tom and I split the bill.",  # a break-up verb with an object of its own
+    "I left my wife a note.",
+    "In the game my wife Lara is a warrior.",  # fiction
+    "Should I call my new puppy Biscuit?",  # a question about what to call someone
+    "I have tutored kids for years.",  # a verb in -ed after "have" is no description
+    "I bought my son Lego for Christmas.",  # two objects of giving, not a name
+    "I gave my dog Benadryl for his allergies.",
+    "my mother tongue is polish",  # a compound, not a name, even in lower case
+    "divorced from reality lol",
+    "You're my best friend, Claude!",  # said to the assistant
+    "Thanks, my friend!",
 ])
 def test_traps_yield_nobody(text: str) -> None:
     assert mentions_in(text) == []
+
+
+def test_a_passing_state_says_who_exists_and_keeps_no_fact() -> None:
+    assert mentions_in("My mom is sick today.") == [PersonMention(name=None, relation="parent", word="mom")]
+    assert [(m.name, m.relation) for m in mentions_in("my older sister and I haven't spoken in years")] == [
+        (None, "sibling")]
+
+
+@pytest.mark.parametrize("text", ["My dad is Irish.", "My husband is Jewish.", "My brother is Deaf."])
+def test_a_nationality_faith_or_state_after_is_is_no_name(text: str) -> None:
+    assert [m.name for m in mentions_in(text)] in ([], [None])
 
 
 def test_a_fact_about_someone_is_kept_with_them() -> None:
     [sister] = mentions_in("My sister Anna lives in Berlin.")
     assert sister == PersonMention(name="Anna", relation="sibling", fact="The user's sister Anna lives in Berlin.",
                                    word="sister")
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("My sister Ana lives in Rome and I have a dog called Rex.", "The user's sister Ana lives in Rome."),
+    ("My brother Tom plays guitar but I prefer drums.", "The user's brother Tom plays guitar."),
+    ("My wife Anna works as a nurse and we live in Leeds.", "The user's wife Anna works as a nurse."),
+    ("my son Leo is 5 and loves trains", "The user's son Leo is 5 and loves trains."),
+])
+def test_a_fact_about_someone_stops_where_the_user_starts_talking_of_themselves(text: str, fact: str) -> None:
+    """The user's own clause ("and I have a dog") is not said about the sister."""
+    assert [m.fact for m in mentions_in(text) if m.fact] == [fact]
 
 
 def _env(user: str = "u1", store: InMemoryStore | None = None) -> LayerEnv:

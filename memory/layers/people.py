@@ -26,9 +26,10 @@ from typing import Any
 from memory.layers.base import LayerEnv, LoggedMessage
 from memory.text import content_words
 from memory.write_policy.base import CandidateFact, safe_sentences, user_messages
-from memory.write_policy.people import PersonMention, SaidPerson, mentions_in
+from memory.write_policy.people import mentions_in
 from memory.write_policy.people_events import life_events
 from memory.write_policy.people_words import words_for
+from memory.write_policy.person_mention import PersonMention, SaidPerson
 from stores.namespaces import PEOPLE
 
 Record = dict[str, Any]

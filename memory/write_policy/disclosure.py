@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 
 from memory.write_policy.base import CandidateFact
+from memory.write_policy.hypotheticals import SUPPOSING
 from memory.write_policy.patterns import DURATION_SPAN
+from memory.write_policy.people_words import PET_WORD
 from memory.write_policy.person import third_person
 
 _I = re.IGNORECASE
@@ -24,8 +26,7 @@ _CLAUSE = re.compile(r",\s*|;\s*|\s+-+\s+|\s+—\s+|:\s+|\s+(?:but|because|'caus
 _SECOND_PERSON_START = re.compile(r"^(?:you|your|you're|you've|u)\b", _I)
 
 # A sentence with one of these is not about the speaker's real, lasting life.
-SENTENCE_TRAP = re.compile(r"\b(?:if|wish|imagine|pretend|suppose|what if|perhaps|someday|one day|"
-                           r"when i (?:retire|grow up|have|get|finish|move))\b", _I)
+SENTENCE_TRAP = re.compile(rf"\b(?:{SUPPOSING}|when i (?:retire|grow up|have|get|finish|move))\b", _I)
 # A clause with one of these is a one-off, a plan, or someone else's view.
 CLAUSE_TRAP = re.compile(
     r"\b(?:might|maybe|i'd|i would|i could|gonna|gotta|wanna|going to|will|i'll|we'll|can't wait|tell you|"
@@ -75,7 +76,7 @@ CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                        r"\bi (?:really |absolutely )?(?:love|enjoy|adore) \w+|\bi loved \w+ing\b.*\bas a kid\b"),
         ("family", r"\bbeing an? (?:\w+ )?(?:mum|mom|dad|mother|father|parent|grandparent)\b|"
                    r"\b(?:lucky|blessed) to have my (?:husband|wife|partner|kids|children|family|friends)\b|"
-                   r"\b(?:cat|dog|puppy|kitten) named \w+|\bmy (?:friends|family|mentors),? .*\bare my\b"),
+                   rf"\b(?:{PET_WORD}) named \w+|\bmy (?:friends|family|mentors),? .*\bare my\b"),
     )
 )
 

@@ -20,8 +20,8 @@ from memory.layers.base import LoggedMessage
 from memory.text import content_words
 from memory.words import stop_words
 from memory.write_policy.base import CandidateFact, user_messages
-from memory.write_policy.people import SaidPerson
 from memory.write_policy.people_words import words_for
+from memory.write_policy.person_mention import SaidPerson
 from models.word_split import names_and_numbers, plain_words
 
 log = logging.getLogger(__name__)

@@ -35,9 +35,9 @@ from memory.layers.base import LoggedMessage
 from memory.text import content_words
 from memory.write_policy.base import SLOTS, CandidateFact, safe_sentences, slot_for, user_messages
 from memory.write_policy.llm_rules import ExtractedRule
-from memory.write_policy.people import PersonMention, SaidPerson
 from memory.write_policy.people_words import RELATIONS
 from memory.write_policy.person import third_person
+from memory.write_policy.person_mention import PersonMention, SaidPerson
 from models.loader import EMBEDDED_CHAT
 
 log = logging.getLogger(__name__)

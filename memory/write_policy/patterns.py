@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from memory.words import alternation, diets, relatives
+from memory.write_policy.people_words import PET_WORD
 
 DIETS = alternation(diets())  # memory/words.toml [diets], shared with the answer check
 OCCUPATIONS = (
@@ -47,9 +48,9 @@ HEALTH = (r"(?:type [12] )?diabetes|asthma|adhd|autism|epilepsy|(?:celiac|coelia
           r"a heart condition|"
           r"tinnitus|lupus|crohn's(?: disease)?|chronic \w+ pain")
 RELATIVES = alternation(relatives("rules"))  # memory/words.toml [relatives]
-POSSESSIONS = (r"dogs?|cats?|kids?|children|sons?|daughters?|brothers?|sisters?|siblings?|husband|wife|"
-               r"partner|boyfriend|girlfriend|pets?|parrots?|rabbits?|hamsters?|horses?|grandchildren|"
-               r"grandkids|twins|baby|puppy|kitten|car|bike|motorcycle|house|flat|apartment|garden|boys|girls")
+POSSESSIONS = (rf"{PET_WORD}|kids?|children|sons?|daughters?|brothers?|sisters?|siblings?|husband|wife|"
+               r"partner|boyfriend|girlfriend|grandchildren|grandkids|twins|baby|car|bike|motorcycle|house|flat|"
+               r"apartment|garden|boys|girls")
 ACTIVITIES = (r"play|practice|practise|collect|volunteer|teach|study|knit|paint|surf|ski|climb|hike|"
               r"swim|run|cycle|garden|meditate|sing|dance|cook|bake|read|watch|listen to|use|code in|"
               r"program in|drive|own|ride|attend|support|follow|eat|drink")

@@ -14,84 +14,118 @@ message introduced. The semantic layer keeps what it reads as person records
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import replace
 
 from memory.text import statements
 from memory.write_policy.chat_forms import statement_before_question
-from memory.write_policy.people_words import BREAK_UP, PET_WORD, RELATION_WORD, relation_of, species_of, words_for
+from memory.write_policy.clauses import clauses
+from memory.write_policy.hypotheticals import HYPOTHETICAL
+from memory.write_policy.people_words import (
+    BREAK_UP,
+    NOT_NAMES,
+    PET_WORD,
+    RELATION_WORD,
+    relation_of,
+    species_of,
+    words_for,
+)
 from memory.write_policy.person import third_person
+from memory.write_policy.person_mention import PersonMention
+from memory.write_policy.phrasings import HEALTH_STATES
+from memory.write_policy.quoted import QUOTED
+from memory.write_policy.self_names import NOT_A_NAME
 from memory.write_policy.voices import CAPTION, is_not_the_user
 
 _I = re.IGNORECASE
-_NOT_NAMES = frozenset(
-    "i i'm im the a an and but or so my me he she it we they his her their our this that there here who what "
-    "when where why how yes no not just also too very really today tomorrow yesterday tonight monday tuesday "
-    "wednesday thursday friday saturday sunday january february march april may june july august september "
-    "october november december christmas easter mom mum dad god lol ok okay hi hello hey thanks please him them "
-    "us you always never often usually still even now then again already recently halloween thanksgiving "
-    "netflix google facebook instagram whatsapp tiktok youtube amazon uber english french spanish german italian "
-    "chinese japanese covid".split())
-_NAME = r"(?-i:[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?)"
+# A name, with a title when it has one: pets are "Mr Whiskers" and "Lady Grey" as often as people are "Dr Lee".
+_NAME = r"(?-i:(?:(?:Mr|Mrs|Ms|Miss|Dr|Sir|Lady|Lord|Captain|Prof)\.? )?[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?)"
 _NAMES = rf"{_NAME}(?:(?:, | and | & ){_NAME})*"
 _MOD = (r"(?:(?:little|big|baby|younger|older|elder|eldest|youngest|oldest|middle|twin|new|lovely|wonderful|"
-        r"beautiful|amazing|sweet|dear|adorable|rescue|long-term|\d+[- ](?:year|month|week)[- ]old|"
+        r"beautiful|amazing|sweet|dear|adorable|rescue|long-term|late|old|\d+(?:[- ](?:year|month|week)s?[- ]old|"
+        r"\s?yo|\s?y/o)|"
         r"one|two|three|four|1|2|3|4) )*")
+# Words in -ed and -ing describe only after "a" or "my": "a retired racing greyhound", not "I have tutored kids"
+_DESCRIBED = r"(?:[a-z]+(?:ed|ing) )*"
+# One word before a pet word, a breed or a kind: "my leopard gecko Ziggy", "a black lab"
+_KIND = rf"(?:[a-z][\w-]+ (?=(?:{PET_WORD})\b))?"
 _REL = rf"(?P<rel>{RELATION_WORD})"
 _AFTER_REL = (r"(?!'s\b|s?\s+(?:allerg\w*|food|walker|sitter|hair|bed|toys?|park|person|people|lover|owner|"
-              r"friendly|show|trainer|groomer|treats?|door|flap|litter|insurance|breed|years?)\b)")
-_HYPOTHETICAL = re.compile(
-    r"\b(?:if|would|wish|wanna|want(?:s|ed)? (?:a|an|to|one)|hope to|hoping to|thinking (?:of|about)|"
-    r"planning (?:to|on)|plan to|considering|might|maybe|perhaps|someday|one day|imagine|suppose|supposing|"
-    r"pretend|dream(?:ing)? (?:of|about)|dreamt|dreamed|should|whether|could|going to get|gonna get|looking (?:to|for)|"
-    r"in my (?:novel|story|book|game|dream)|character|fictional|let's say)\b", _I)
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']{12,}'(?!\w)")  # an apostrophe in "I've" is no quote
+              r"friendly|show|trainer|groomer|treats?|door|flap|litter|insurance|breed|years?|tongue|figure|shower|bump|"
+              r"nature|ship|board|city|company|issues|jokes|jeans|bod|clock|printer|group|chat)\b"
+              r"|(?<=\bpet)\s+(?:peeves?|projects?|theor(?:y|ies)|subjects?|names? for)\b)")  # "my pet peeve"
+# After "my wife is", a nationality, a faith or a state is no name ("my dad is Irish").
+_NOT_AFTER_IS = rf"(?!(?:{'|'.join(sorted(NOT_A_NAME, key=len, reverse=True))}|{HEALTH_STATES})\b)"
+# A break-up verb with an object of its own is no break-up: "Tom and I split the bill", "I left my wife a note".
+_OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|our|my|his|her|their|its|this|that|these|those|some|it|them)\b", _I)
+# After a verb of giving, "my son Lego" is two objects unless a third follows ("gave my son Leo a bike")
+_GIVING = re.compile(r"\b(?:gave|give|gives|giving|bought|buy|buys|buying|got|get|gets|getting|sent|send|sends|taught|"
+                     r"teach|teaches|made|make|makes|showed|show|shows|cooked|cook|baked|bake|"
+                     r"ordered|order|lent|lend|owe|owed|offered|offer|fed|feed|feeds|paid|pay|call|calls|called|"
+                     r"nickname|nicknamed)\s+$", _I)
+# Words said to someone, the assistant most often: "You're my best friend, Claude", "thanks, my friend Sam"
+_ADDRESSED = re.compile(r"\b(?:you(?:'re| are)(?: like)?|u r|ur|hi|hey|hello|thanks|thank you|cheers|bye|love you|"
+                        r"good ?night|morning|dear)\W*$", _I)
+_BOUGHT_FOR = re.compile(r"\b(?:got|bought) (?:my|our)\b", _I)
+_NAMING_ASKED = re.compile(r"\b(?:call|name|naming|calling)\b", _I)  # "should I call my cat Pierogi?"
+_EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF][\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*")
 _FILLER = re.compile(r"^(?:(?:oh|well|so|also|btw|by the way|fyi|and|but|actually|anyway|guess what|news|update|"
                      r"ok|okay|yeah|yes|hey|hi|hello|omg|wow|finally|big news)\b[,:!.]?\s*)+", _I)
-_TRANSIENT = re.compile(r"^(?:is |'s )?(?:not |so |really |very )?(?:sick|ill|tired|sad|upset|angry|mad|late|busy|"
-                        r"away|here|home|asleep|hungry|coming|visiting|waiting|out|being|going|annoying|"
+_TRANSIENT = re.compile(r"^(?:is |are |was |were |'s )?(?:not |so |really |very )?(?:sick|ill|tired|sad|upset|angry|"
+                        r"mad|late|busy|away|here|home|asleep|hungry|coming|visiting|waiting|out|being|going|annoying|"
                         r"driving me|on (?:his|her|their) way)\b", _I)
 
 _NAMED = (
     # "my girlfriend Marta", "our dog, Rex", "my kids Tom and Ella"
-    re.compile(rf"\b(?:my|our) {_MOD}{_REL}{_AFTER_REL},? (?P<names>{_NAMES})\b", _I),
+    re.compile(rf"\b(?:my|our) {_DESCRIBED}{_MOD}{_KIND}{_REL}{_AFTER_REL},? (?P<names>{_NAMES})\b", _I),
     # "my dog's name is Rex", "my sister is called Anna", "a cat named Mochi"
-    re.compile(rf"\b(?:my|our) {_MOD}{_REL}(?:'s name is|'s name's|'s called|'s named| is called| is named| named| "
-               rf"called| whose name is) "
+    re.compile(rf"\b(?:my|our) {_MOD}{_REL}(?:, an? (?:[\w-]+ )?(?:{PET_WORD}))?(?:'?s? name(?: is|'s|:)?|'s called|"
+               rf"'s named| is called| is named| named| called| whose name is|"
+               rf",? who(?:'s| is) (?:called|named)) "
                rf"(?P<names>{_NAMES})\b", _I),
     # "Anna is my sister", "Marta, my girlfriend, ..."
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME})(?: is|,) (?:my|our) {_MOD}{_REL}{_AFTER_REL}\b", _I),
+    # "RIP Goldie, our goldfish —", "Jake (my stepson)": an apposition that closes, anywhere
+    re.compile(rf"\b(?P<names>{_NAME})(?:, | \()(?:my|our) {_MOD}{_KIND}{_REL}{_AFTER_REL}"
+               rf"(?=\s*(?:$|[),.!;:—–-]))", _I),
+    # "my wife (Claire)", "my partner — Sam —"
+    re.compile(rf"\b(?:my|our) {_MOD}{_KIND}{_REL}{_AFTER_REL}(?: \(| [—–-] )(?P<names>{_NAMES})(?:\)| [—–-])", _I),
     # "my wife is Claire."
-    re.compile(rf"\b(?:my|our) {_MOD}{_REL} is (?P<names>{_NAME})(?=\s*(?:$|[,.!;]|and\b))", _I),
+    re.compile(rf"\b(?:my|our) {_MOD}{_REL} is {_NOT_AFTER_IS}(?P<names>{_NAME})(?=\s*(?:$|[,.!;]|and\b))", _I),
 )
 # "I have a son named Leo and a daughter named Mia": more of them after what the user has
 _MORE = re.compile(rf"^(?:,? and|,) (?:a|an|one|two|three|\d) {_MOD}{_REL}{_AFTER_REL}"
                    rf"(?:,? (?:called |named )?(?P<names>{_NAMES}))?\b", _I)
 # Where a writer who never capitalises puts a name: after "my sister", "called", "named", "name is".
 _NAME_SLOT = re.compile(
-    rf"(?:\b(?:my|our) {_MOD}(?:{RELATION_WORD}),? (?P<w>[a-z][a-zà-ÿ]+)(?=,|$| (?:is|was|'s|and|has|lives|works|"
-    rf"just|who|turns|turned|starts|started)\b)|\b(?:called|named|name is|name's) (?P<w2>[a-z][a-zà-ÿ]+)\b)", _I)
+    rf"(?:\b(?:my|our) {_MOD}{_KIND}(?:{RELATION_WORD}){_AFTER_REL},? \(?(?!names?\b)(?P<w>[a-z][a-zà-ÿ]+)"
+    rf"(?=[,)]|$| (?:is|are|r|was|'s|and|has|lives|works|just|who|turns|turned|starts|started|loves|died|hasn't|"
+    rf"hasnt)\b)|"
+    rf"\b(?:called|named|name is|name's|married to|broke up with) "
+    rf"(?P<w2>[a-z][a-zà-ÿ]+)\b|"
+    rf"(?:^|\brip |\bmeet )(?P<w3>[a-z][a-zà-ÿ]+)(?=, (?:my|our) | and i\b))", _I)
 # "I adopted a cat called Pierogi", "we got a puppy!", "I have a sister", "we have two cats, Mochi and Tofu"
 _HAS = re.compile(
     rf"(?:\b(?:i|we|my \w+ and i)(?:'ve| have)?|^)(?:\s?(?:just|recently|finally|also|now))?\s?(?:have|own|got|adopted|"
     rf"rescued|"
     rf"bought|brought home|took in|welcomed|fostered|have got) (?:ourselves |myself )?"
-    rf"(?:a|an|one|two|three|four|\d|a new|another|our|my|a second|a third)? ?{_MOD}{_REL}{_AFTER_REL}"
+    rf"(?:(?:a|an|one|two|three|four|\d|a new|another|our|my|a second|a third) {_DESCRIBED})?{_MOD}{_REL}{_AFTER_REL}"
     rf"(?:,? (?:an? |the )?(?:[\w-]+ )?(?:{PET_WORD}))?"  # "a dog, a lab called Bruno"
     rf"(?:,? (?:called |named |whose name is )?(?P<names>{_NAMES}))?\b", _I)
 # "I'm seeing someone new", "I've (just) started dating someone", "I've been dating Marta", "I got engaged to Sam"
 _DATING = re.compile(
     rf"\bi(?:'m| am|'ve been| have been|(?:'ve| have)? (?:just |recently )?(?:started|began))? (?:seeing|dating) "
     rf"(?:(?:someone|somebody|a (?:guy|girl|man|woman))(?: new)?(?=$|[,.!;]| and)|(?P<names>{_NAME}))|"
-    rf"\bi(?:'m| am| got| just got)? (?:engaged|married) to (?P<names2>{_NAME})\b|"
+    rf"(?:\bi(?:'m| am| got| just got|'ve been| have been)?|^(?:been|got|just got)) (?:engaged|married) to "
+    rf"(?P<names2>{_NAME})\b|"
     rf"\bi(?: just)? married (?P<names3>{_NAME})\b|\bi'm in a relationship with (?P<names4>{_NAME})\b", _I)
 # Names for the last nameless one: "His name is Churro", "we named her Luna"
 _NAMING = re.compile(
-    rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) (?:names? (?:is|are)|name's)|"
+    rf"(?:^|[,;:] |\band )(?:(?:his|her|their|its) (?:names? (?:is|are)|name's|name:?)|"
     rf"(?:he|she|it)(?:'s| is) (?:called|named)|they(?:'re| are) (?:called|named)|"
-    rf"we (?:named|called) (?:him|her|it|them)|"
-    rf"(?:i|we) call (?:him|her|it|them)) (?P<names>{_NAMES})\b", _I)
+    rf"(?:we |i )?(?:named|called) (?:him|her|it|them)|(?:i|we) call (?:him|her|it|them)|"
+    rf"the (?P<kind>{RELATION_WORD}) (?:is|'s) (?:called|named)|"
+    rf"an? (?:[\w-]+ )?(?P<kind2>{PET_WORD}) (?:called|named)) "
+    rf"(?P<names>{_NAMES})\b", _I)
 _PARTNER = "|".join(sorted(words_for("partner"), key=len, reverse=True))
 _BREAKS = (
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME}) and i (?:just |finally |recently |have |'ve )?"
@@ -114,37 +148,24 @@ _GONE = re.compile(
     rf"was put down|had to be put down)\b|\bwe (?:lost|had to put down) (?:my|our) {_MOD}(?P<rel2>{RELATION_WORD})"
     rf"(?: (?P<names2>{_NAME}))?\b", _I)
 _FACT = re.compile(
-    rf"^(?:my|our) {_MOD}{_REL}{_AFTER_REL}(?:,? (?P<names>{_NAME}),?)? (?P<said>(?:is|'s|lives|works|loves|likes|"
+    rf"^(?:my|our) {_MOD}{_REL}{_AFTER_REL}(?:,? (?P<names>{_NAME}),?)? (?P<said>(?:is|are|was|were|'s|lives|live|"
+    rf"works|work|loves|love|likes|like|have|"
     rf"hates|has|plays|studies|teaches|speaks|eats|prefers|enjoys|adores|was born|turned|turns|just turned|"
     rf"can't|doesn't|does not|cannot|never|always) .+)$", _I)
 _NAMING_ONLY = re.compile(rf"^(?:is|'s) (?:called|named)\b|^'s name|^(?:is|'s) {_NAME}$", _I)
+# "divorced from Mark since 2019", "I'm separated from my husband"
+_BROKE_FROM = re.compile(rf"(?:^|\bi(?:'m| am|'ve been| have been| got) )(?:just |recently |finally )?"
+                         rf"(?:divorced|separated) from (?:my {_MOD}(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|"
+                         rf"(?P<names2>{_NAME}))", _I)
+# Who the user does things with is in their life: "my older sister and I", "me and my ex-wife"
+_TOGETHER = re.compile(rf"(?P<me>\bme and )?\b(?:my|our) {_MOD}{_REL}{_AFTER_REL}(?(me)(?! {_NAME})|,? and (?:i|me)\b)"
+                       r"(?!(?:'re| are) (?:getting divorced|divorcing|splitting|separating|breaking up))", _I)
+# "my husband's away", "mum's in hospital": "'s" for "is" before a state, after "my X" or a bare parent's word
+_CONTRACTED = re.compile(rf"^(?:(?:my|our) {_MOD}{_REL}|(?P<kin>mum|mom|mam|dad|grandma|grandpa|nan|nana|gran|granny|"
+                         r"grandad))(?:'s| is) (?:away|home|in|at|off|out|back|not|been|got|always|never|so|really|"
+                         r"very|still|also|just|from|an?|\d+|turning|going|coming|getting|moving|staying|visiting|"
+                         r"working|starting|retired|pregnant|sick|ill|allergic)\b", _I)
 _KEEP_NAMELESS = frozenset({"partner", "ex_partner", "child", "parent", "sibling", "grandparent", "grandchild", "pet"})
-
-
-@dataclass(frozen=True)
-class PersonMention:
-    """One person or pet in the user's life as a message names them.
-
-    ``relation`` is one of ``people_words.RELATIONS``; ``ended`` says the relation has
-    ended (a break-up: relation ``ex_partner``; a death: the relation it was); ``fact`` is a
-    standalone sentence about them, in the third person ("The user's sister Anna lives in Berlin.").
-    """
-
-    name: str | None
-    relation: str
-    species: str | None = None
-    ended: bool = False
-    fact: str | None = None
-    word: str | None = None  # the word the user called them by ("sister"), when there was one
-
-
-@dataclass(frozen=True)
-class SaidPerson:
-    """A mention with where it came from: the ids of the user's messages and when they were said."""
-
-    mention: PersonMention
-    sources: Sequence[str]
-    stated_at: datetime | None = None
 
 
 def mentions_in(text: str) -> list[PersonMention]:
@@ -152,12 +173,14 @@ def mentions_in(text: str) -> list[PersonMention]:
     if is_not_the_user(text):
         return []
     found: list[PersonMention] = []
-    text = _QUOTED.sub(" ", CAPTION.sub("", text))
+    text = _EMOJI.sub(". ", QUOTED.sub(" ", CAPTION.sub("", text)))  # an emoji ends a sentence
     for sentence in statements(_capitalised(text) if text == text.lower() else text):
         body = _FILLER.sub("", sentence.strip())
-        if body.endswith("?"):
+        if body.endswith("?"):  # "can you help me write a card for my sister Leah?" still says who Leah is
+            if not HYPOTHETICAL.search(body) and not _NAMING_ASKED.search(body):
+                found += [_mention(m["rel"], n) for m in _NAMED[0].finditer(body) for n in _names(m["names"])]
             body = statement_before_question(body) or ""
-        cue = _HYPOTHETICAL.search(body)
+        cue = HYPOTHETICAL.search(body)
         body = body[:cue.start()] if cue is not None else body  # what comes before "if", "would", ... stands
         if not body.strip():
             continue
@@ -168,8 +191,12 @@ def mentions_in(text: str) -> list[PersonMention]:
 def _sentence_mentions(body: str) -> list[PersonMention]:
     out: list[PersonMention] = []
     for pattern in _NAMED:
-        out += [_mention(m["rel"], name) for m in pattern.finditer(body) for name in _names(m["names"])]
+        out += [_mention(m["rel"], name) for m in pattern.finditer(body) for name in _names(m["names"])
+                if not (_GIVING.search(body, 0, m.start()) and not _OBJECT_AFTER.match(body, m.end()))
+                and not _ADDRESSED.search(body, 0, m.start())]
     for m in _HAS.finditer(body):
+        if _BOUGHT_FOR.search(m.group(0)) and relation_of(m["rel"]) != "pet" and not _OBJECT_AFTER.match(body, m.end()):
+            continue  # "I bought my son Lego": a person is bought for, not bought
         out += [_mention(m["rel"], name, existing=True) for name in _names_or_none(m["names"])]
         end = m.end()
         while (more := _MORE.match(body[end:])) is not None:
@@ -178,17 +205,24 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
     for m in _DATING.finditer(body):
         named = m["names"] or m["names2"] or m["names3"] or m["names4"]
         out.append(PersonMention(name=_name(named), relation="partner", fact=_EXISTS))
-    for pattern in _BREAKS:
-        for m in pattern.finditer(body):
+    ended = len(out)
+    for pattern in (*_BREAKS, _BROKE_FROM):
+        for m in (m for m in pattern.finditer(body) if not _OBJECT_AFTER.match(body, m.end())):
             groups = m.groupdict()
             named, word = groups.get("names") or groups.get("names2"), groups.get("rel")
             out.append(PersonMention(name=_name(named), relation="ex_partner", ended=True, word=word and word.lower()))
     for m in _GONE.finditer(body):
         rel, named = m["rel"] or m["rel2"], m["names"] or m["names2"]
         out.append(replace(_mention(rel, _name(named)), ended=True))
-    fact = _FACT.match(body)
-    if fact is not None and not _TRANSIENT.match(fact["said"]) and not _NAMING_ONLY.match(fact["said"]):
-        said = third_person(body)
+    if len(out) == ended:  # "my ex and I split up" ends a relation; only then is "and I" no news
+        out += [_mention(m["rel"], None, existing=True) for m in _TOGETHER.finditer(body)]
+    if (said := _CONTRACTED.match(body)) is not None:
+        out.append(_mention(said["kin"] or said["rel"], None, existing=True))
+    first = clauses(body)[0] if body.strip(" .!") else body  # "... lives in Rome and I have a dog": Rex is not hers
+    fact = _FACT.match(first) or _FACT.match(body)
+    if fact is not None and not _NAMING_ONLY.match(fact["said"]):
+        lasting = not _TRANSIENT.match(fact["said"])  # "my mom is sick today": she exists, the rest passes
+        said = third_person(fact.string) if lasting else _EXISTS
         out.append(replace(_mention(fact["rel"], _name(fact["names"])), fact=said))
     return [m for m in out if m.relation]
 
@@ -199,9 +233,9 @@ _EXISTS = ""  # a mention that says the person exists, with nothing more to keep
 def _capitalised(text: str) -> str:
     """A message written all in lower case with the words in name slots capitalised ("my son oliver is 7")."""
     def cap(m: re.Match[str]) -> str:
-        group = "w" if m["w"] else "w2"
+        group = next(g for g in ("w", "w2", "w3") if m[g])
         word = m[group]
-        if word in _NOT_NAMES or relation_of(word) is not None:
+        if word in NOT_NAMES or relation_of(word) is not None:
             return m.group(0)
         start = m.start(group) - m.start()
         return m.group(0)[:start] + word.capitalize() + m.group(0)[start + len(word):]
@@ -209,9 +243,14 @@ def _capitalised(text: str) -> str:
 
 
 def _named_later(found: list[PersonMention], body: str) -> list[PersonMention]:
-    """"His name is Churro": the last nameless mention gets the name (none before: nothing to name)."""
+    """"His name is Churro": the last nameless mention gets the name (none before: nothing to name);
+    "the dog is called Bruno", the last nameless dog.
+    """
     m = _NAMING.search(body)
     nameless = [i for i, p in enumerate(found) if p.name is None and not p.ended]
+    if m is not None and (kind := m["kind"] or m["kind2"]):
+        said = _mention(kind, None)
+        nameless = [i for i in nameless if (found[i].relation, found[i].species) == (said.relation, said.species)]
     if m is None or not nameless:
         return found
     names = _names(m["names"])
@@ -239,7 +278,8 @@ def _names(raw: str | None) -> list[str]:
 
 def _name(raw: str | None) -> str | None:
     word = (raw or "").strip()
-    return word[:1].upper() + word[1:] if word and word.lower() not in _NOT_NAMES else None
+    no_name = {word.lower(), word.lower().removesuffix("s")} & NOT_NAMES  # "Sundays" as "Sunday"
+    return word[:1].upper() + word[1:] if word and not no_name else None
 
 
 def _lasting(mention: PersonMention) -> bool:
@@ -249,13 +289,15 @@ def _lasting(mention: PersonMention) -> bool:
 
 def _merged(mentions: list[PersonMention]) -> list[PersonMention]:
     """One mention per (relation, name, species), keeping any fact, word and end; a nameless one joins
-    the one named mention of its relation ("our hamster is called Peanut"); an existence mark is no
-    fact (``_EXISTS`` becomes None).
+    the one named mention of its relation ("our hamster is called Peanut"), or else the nameless one
+    of its species or word ("a son and a daughter" are two); an existence mark is no fact
+    (``_EXISTS`` becomes None).
     """
     out: dict[tuple[str, str | None, str | None], PersonMention] = {}
     for m in mentions:
         named = [k for k in out if k[1] is not None and k[0] == m.relation and m.species in (None, k[2])]
-        key = named[0] if m.name is None and len(named) == 1 else (m.relation, m.name, m.species)
+        key = named[0] if m.name is None and len(named) == 1 else (m.relation, m.name, m.species or (
+            m.word if m.name is None else None))
         old = out.get(key)
         if old is not None:
             m = replace(old, ended=old.ended or m.ended, fact=old.fact or m.fact, word=old.word or m.word)

@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 
 from memory.text import statements
-from memory.write_policy.people import PersonMention
+from memory.write_policy.hypotheticals import SUPPOSING
 from memory.write_policy.people_words import relation_of
+from memory.write_policy.person_mention import PersonMention
 from memory.write_policy.quoted import QUOTED
 from memory.write_policy.self_names import NOT_A_NAME
 from memory.write_policy.voices import CAPTION, is_not_the_user
@@ -30,7 +31,7 @@ _NAME = r"(?P<n>(?-i:[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)?))"
 _START = (r"^(?:(?:so|well|oh|ok|okay|update|news|big news|guess what|honestly|sadly|anyway|finally|hi|hey|hello)"
           r"\b[,:!.]?\s*)*")
 _SOON = r"(?:just |finally |recently |officially |now )?"
-_NOT_NEWS = re.compile(r"\b(?:if|would|might|maybe|perhaps|whether|wish|imagine|pretend|suppose|should|could|"
+_NOT_NEWS = re.compile(rf"\b(?:{SUPPOSING}|would|might|maybe|should|could|"
                        r"thinking (?:of|about)|talking about|considering|rumou?rs?|someday|one day|never|film|movie|"
                        r"show|series|episode|book|novel|game|story|play|song|dream)\b|\?", _I)
 # What may follow the event: its end, or when and for how long ("Jo and I split up the chores" is no break-up).

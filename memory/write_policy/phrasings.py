@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from memory.write_policy.patterns import DIETS, OCCUPATIONS, Pattern, Rewrite, rewrites, rule
+from memory.write_policy.people_words import PET_WORD
 
 _I = re.IGNORECASE
 _CAP = r"(?-i:[A-Z])[\w'.&-]*(?: (?-i:[A-Z])[\w'.&-]*){0,3}"  # a capitalised name: "Leeds", "New York", "TCS"
@@ -53,9 +54,6 @@ HEALTH_STATES = (r"(?:type [12] )?diabetic|pre-?diabetic|insulin[- ]dependent|an
                  r"(?:lactose|gluten|fructose)[- ]intolerant|intolerant to \w+|hard of hearing|deaf|blind|"
                  r"colou?r ?blind(?: (?:red[- ]green|\w+))?|dyslexic|autistic|left[- ]handed|pregnant|"
                  r"\d+ (?:weeks|months) pregnant")
-PETS = (r"dogs?|cats?|puppy|kitten|pups?|greyhound|labrador|lab|retriever|terrier|spaniel|poodle|beagle|collie|"
-        r"husky|dachshund|pug|bulldog|shepherd|corgi|rabbits?|bunny|hamsters?|guinea pigs?|parrot|budgie|tortoise|"
-        r"turtle|snake|lizard|gecko|horse|pony|rescue")
 # Relations, with the modifiers people put before them ("my elder brother", "my other half").
 RELATIONS = (r"(?:(?:elder|older|younger|little|big|baby|twin|eldest|youngest|oldest|middle|step|half|"
              r"teenage|grown-up|adult|\d+[- ]year[- ]old) )?(?:wife|husband|hubby|partner|spouse|other half|"
@@ -196,7 +194,7 @@ FORMS: tuple[Pattern, ...] = (
        r"catholic|protestant|jewish|jew|hindu|buddhist|sikh|atheist|agnostic|mormon|quaker|pagan)\b", "identity"),
     rule(r"^(?:i|we) (?:just |recently )?(?:got|adopted|rescued|have|own) (?:a|an|another|two|three|\d+) "
          r"(?:[\w-]+ ){0,3}"
-       rf"(?P<v>{PETS})\b", "family"),
+       rf"(?P<v>{PET_WORD}|rescue)\b", "family"),  # "a rescue" is a pet only after "adopted", "got"
     rule(r"^(?:we're|we are) (?P<v>a family of (?:three|four|five|six|seven|\d+))\b", "family"),
     rule(rf"^my (?P<v>{RELATIONS})(?: (?-i:[A-Z])[\w'-]+)?(?:'s name)? (?:is|are|lives|live|works|work|has|have) "
        r"(?!(?:sick|ill|tired|sad|upset|angry|late|busy|away|here|home|asleep|hungry|coming|visiting|waiting|out|"

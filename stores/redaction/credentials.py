@@ -45,7 +45,7 @@ from stores.redaction.credential_words import (
     Cue,
     link_pattern,
 )
-from stores.redaction.phrasings import HYPOTHETICAL
+from stores.redaction.phrasings import DOUBT_BEFORE
 
 Span = tuple[int, int, str]
 
@@ -205,7 +205,7 @@ def _cued(text: str) -> Iterator[Span]:
         return
     for m in _CUE_RX.finditer(text):
         cue = _cue_for(m.group(), CUES[int(m.lastgroup[1:])])  # type: ignore[index]
-        asked = bool(HYPOTHETICAL.search(text, max(0, m.start() - 40), m.start()))
+        asked = bool(DOUBT_BEFORE.search(text, max(0, m.start() - 40), m.start()))
         found = (_separated(text, m.end(), cue) or _forward(text, m.end(), cue, not asked)
                  or _reverse(text, m.start(), cue))
         if found:

@@ -40,8 +40,9 @@ FUNCTION_WORDS = frozenset("""a an the this that these those it its it's i me my
     someone anyone somewhere anywhere else enough please thanks thank ok okay yes""".split())
 # A count opens prose ("my passphrase is four random words"); later in a passphrase it is one of its words.
 _COUNTS = frozenset("one two three four five six seven eight nine ten twelve twenty hundred".split())
-# "I can't remember if the password is capitalised": a question about it, not its value.
-HYPOTHETICAL = re.compile(r"(?i)\b(?:if|whether|unless|wonder)\s+(?:\S+\s+){0,2}$")
+# "I can't remember if the password is capitalised": a question about it, not its value (the write policy's
+# hypotheticals, a wider and sentence-wide cue, are memory/write_policy/hypotheticals.py).
+DOUBT_BEFORE = re.compile(r"(?i)\b(?:if|whether|unless|wonder)\s+(?:\S+\s+){0,2}$")
 # Sentence ends: the passphrase runs up to one of these.
 _END = re.compile(r"[.!?;,\n()\"]|\s[-–—]\s|$")
 _WORD = re.compile(r"[^\W\d_][^\W_'’\-]*(?:[-'’][^\W_]+)?|\d+")
@@ -85,7 +86,7 @@ def _phrase_value(text: str, start: int, one_word: bool) -> tuple[int, int] | No
 
 def _passphrases(text: str) -> Iterator[Span]:
     for m in _PHRASE_CUE.finditer(text):
-        if HYPOTHETICAL.search(text, max(0, m.start() - 40), m.start()):
+        if DOUBT_BEFORE.search(text, max(0, m.start() - 40), m.start()):
             continue
         one_word = not re.match(r"(?i)pass(?:word|wd|\s?phrase)|pwd|pw", m.group())
         span = _phrase_value(text, m.end(), one_word)
