@@ -216,3 +216,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         have = {m.name for m in item.iter_markers()}
         for name in sorted(marks_for(item) - have):
             item.add_marker(getattr(pytest.mark, name))
+
+
+@pytest.fixture(autouse=True)
+def _no_setting_leaks() -> Iterator[None]:
+    """A test that leaves a ``MEMORY_*`` setting behind fails here, named, instead of another test later
+    (a leaked ``MEMORY_NOW`` made an MCP server in a later test read the memory as of 2025).
+    """
+    before = {k: v for k, v in os.environ.items() if k.startswith("MEMORY_")}
+    yield
+    after = {k: v for k, v in os.environ.items() if k.startswith("MEMORY_")}
+    if after != before:
+        os.environ.update(before)
+        for key in set(after) - set(before):
+            del os.environ[key]
+        changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+        pytest.fail(f"the test left settings changed in os.environ: {changed}")

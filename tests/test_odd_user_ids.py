@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import tempfile
 from contextlib import redirect_stderr, redirect_stdout
@@ -40,7 +41,9 @@ IDS = st.one_of(
 
 def _cli(data: Path, *args: str, stdin: str = "") -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    with mock.patch("sys.stdin", io.StringIO(stdin)), redirect_stdout(out), redirect_stderr(err):
+    # mock.patch.dict: the CLI's --now sets MEMORY_NOW for its process, which here is the test's
+    with mock.patch("sys.stdin", io.StringIO(stdin)), mock.patch.dict(os.environ), redirect_stdout(out), \
+            redirect_stderr(err):
         code = cli.main(["--data-dir", str(data), *FAST, *args])
     return code, out.getvalue(), err.getvalue()
 

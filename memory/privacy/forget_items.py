@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 
+from models.word_split import reply_words
+
 _I = re.IGNORECASE
 _CONJ = r"(?:and|or|&)"
 _LEFT_SEP = re.compile(rf"(?:,\s*{_CONJ}\s+|\s+{_CONJ}\s+|,\s*)$", _I)  # before the item
 _RIGHT_SEP = re.compile(rf"^(?:,\s*{_CONJ}\s+|\s+{_CONJ}\s+|,\s*)", _I)  # after the item
 _DETERMINER = re.compile(r"(?:\b(?:a|an|the|some|my|our|two|three)\s+)$", _I)
-_WORD = re.compile(r"[\w'-]+")
 # A neighbour that makes the words a clause's part, not a list item.
 _NOT_ITEM = frozenset(
     "i me we us you he him she her they them it is am are was were be been have has had do does did "
@@ -38,12 +39,12 @@ def _item_like(word: str | None) -> bool:
 
 
 def _first_word(text: str) -> str | None:
-    words = [w for w in _WORD.findall(text) if not _DETERMINER.search(w + " ")]
+    words = [w for w in reply_words(text) if not _DETERMINER.search(w + " ")]
     return words[0] if words else None
 
 
 def _last_word(text: str) -> str | None:
-    words = _WORD.findall(text)
+    words = reply_words(text)
     return words[-1] if words else None
 
 
@@ -63,7 +64,7 @@ def cut_item(pattern: re.Pattern[str], clause: str) -> str | None:
         conj = re.search(_CONJ, left.group(0), _I)
         if conj and right is None:  # "French, German and Spanish" - Spanish: "French and German"
             last = re.search(r",\s*([^,]{1,40})$", kept)
-            if last is not None and len(_WORD.findall(last.group(1))) <= 3:
+            if last is not None and len(reply_words(last.group(1))) <= 3:
                 kept = f"{kept[: last.start()]} {conj.group(0)} {last.group(1)}"
         return kept + tail
     if right is not None and _LIST_HEAD.search(head) and _item_like(_first_word(tail[right.end():])):
