@@ -43,7 +43,8 @@ _NOT_THING = (r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|january|f
               r"august|september|october|november|december|christmas|easter|thanksgiving|halloween|diwali|eid|"
               r"hanukkah|ramadan|lent|new year")
 # A thing given up, said without an article: "meat", "social media", "Facebook", not "it" or "hope".
-BARE = (r"(?!(?:the|my|a|an|this|that|these|those|it|them|him|her|you|on|up|out|off|hope|halfway|early|now|"
+BARE = (r"(?!(?:the|my|a|an|this|that|these|those|it|them|him|her|you|on|up|out|off|by|in|at|for|to|myself|"
+        r"yourself|himself|herself|ourselves|themselves|hope|halfway|early|now|"
          r"today|tonight|everything|all|trying|work|school|homework|lunch|dinner|breakfast|people|men|women|life|"
          rf"{_NOT_THING})\b)[a-z][\w-]*")
 _HAD = (r"(?:car|van|motorbike|motorcycle|scooter|bike|boat|caravan|camper(?:van)?|house|flat|apartment|"
@@ -54,6 +55,9 @@ _DAYS = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|winter|summe
 _MEDS = r"(?:meds|medication|medicine|pills?|antidepressants|tablets|insulin|steroids|the pill|shifts?|rota)"
 
 SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # A short preamble before the user's clause: "Quick one - I don't work at Tesco anymore", "Note: I quit".
+    (re.compile(r"^(?:[\w'!,]+ ){0,3}[\w'!,]+\s*(?:\s[-–—]|:)\s+(?=(?:i|i'm|im|i've|we|my)\b"
+                r"[^.!?]*\b(?:anymore|any more|no longer|stopped|quit|gave up|left|sold|cancell?ed)\b)", _I), ""),
     # A label before the news: "ok so update: im not vegan anymore", "Life update - I left Google".
     (re.compile(r"^(?:(?:ok|okay|so|well|oh|and|small|big|quick|life|little|some|personal)\W+){0,3}"
                 r"(?:update|news|fyi|psa|heads up|confession)\s*(?:[:!]|\s[-–—])\s*", _I), ""),
@@ -131,7 +135,8 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"school|grad school|law school|med school)\b)", _I), "I quit "),
     # Things had: "I sold my car", "we got rid of the caravan", "I cancelled my gym membership"
     (re.compile(rf"\b(?:I|we) {_HAVE}(?:sold|got rid of|gotten rid of|given away|gave away|scrapped) "
-                rf"(?P<x>(?:my|our|the) (?:[\w-]+ )?{_HAD})\b", _I), r"I don't have \g<x> anymore"),
+                rf"(?P<x>(?:my|our|the) (?:(?:[\w-]+ )?{_HAD}|"
+                rf"(?-i:[A-Z])[\w-]+))\b", _I), r"I don't have \g<x> anymore"),
     (re.compile(rf"\bI {_HAVE}(?:cancell?ed|ended|terminated|closed|deleted|quit|let go of|ditched|dropped|stopped) "
                 rf"(?P<x>(?:my|the|our) (?:[\w-]+ ){{1,2}}?{_ACCOUNT}|"
                 rf"(?:my|the|our) {_ACCOUNT} (?:at|with|to|of|for|on) (?:the )?[\w-]+(?: [\w-]+)?)",
@@ -154,7 +159,10 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
      "I quit "),
     (re.compile(r"\bI (?:have |'ve )?(?:cancell?ed|ended|quit) my membership (?:at|with|of|to) ", _I),
      "I'm not a member of "),
-    (re.compile(rf"\bwe (?:don't|do not) (?P<v>have|own) (?P<x>(?:the|our|a) (?:{PET_WORD}|{_HAD})) {ANYMORE}\b", _I),
+    (re.compile(r"\bwe (?:don't|do not) (?=live\b)", _I), "I don't "),
+    (re.compile(r"\bwe no longer (?=live|have|own\b)", _I), "I no longer "),
+    (re.compile(rf"\bwe (?:don't|do not) (?P<v>have|own) (?P<x>(?:(?:the|our|a|any) )?(?:{PET_WORD}|{_HAD}s?)) "
+                rf"{ANYMORE}\b", _I),
      r"I don't \g<v> \g<x> anymore"),
     # Pets: "our dog Rex died", "we had to put our cat down"
     (re.compile(rf"^(?:(?:sadly|so|well|update|news)[,:]? )*(?:my|our) (?P<x>{PET_WORD})(?:,? (?P<n>{_NAME}),?)? "

@@ -40,7 +40,9 @@ _PASSING = re.compile(
     r"ok|okay|fine|good|great|myself|the same|right|home|back|out|outside|online|in touch|ready|done|in love|"
     r"excited|motivated|hopeful|convinced|comfortable|safe|in charge|in a hurry|in a rush|"
     r"(?:remember|recall|recogni[sz]e|understand|know|feel|hear|want to talk|care|mind|trust|believe|get it)\b.*|"
-    r"need (?:help|it|that|this|to|you|the)\b.*|"
+    r"need (?:help|it|that|this|to|you|the)\b.*|have (?:any |more |other |further |the )?(?:questions?|time)\b.*|"
+    r"(?:going|coming) (?:to (?:the |a |my |this |that )?(?:[\w-]+ )?(?:party|wedding|concert|meeting|dinner|lunch|"
+    r"event|game|match|show|gig|trip|class|appointment)|tonight|today|tomorrow|over|along|with)\b.*|coming|"
     r"mad at \w+|angry at \w+|upset with \w+|worried about .+|sure (?:about|what|if|how|why|whether) .*|"
     r".*\b(?:you|your|yours)\b.*|(?:want(?:ed)?|wanna|plan|intend|hope|need) to\b.*|wanna\b.*|.*\b(?:that|this|it|"
     r"them|those|these)|(?:a )?fan of .*)$",
@@ -56,7 +58,7 @@ _MOMENT = re.compile(r"\b(?:halfway|midway|early|for a (?:bit|while|second|minut
                      r"after (?:chapter|page|episode|level|round|part|the first (?:\w+ )?(?:chapter|page|episode|few))|"
                      r"that (?:book|game|show|film|movie))\b", _I)
 # "I'm no longer at Google" is a state, "I stopped at Tesco" a moment.
-_STAYS_AT = re.compile(r"^I'm \{x\} at (?-i:[A-Z])")
+_STAYS_AT = re.compile(r"^i'm (?:no longer (?:at|in)|not at) (?-i:[A-Z])", _I)
 _FOR_NOW = re.compile(r"\b(?:tonight|tomorrow|right now|at the moment|for now|later|next (?:week|month|year))\b", _I)
 # A verb alone says too little to end anything: "I no longer work" is most often what is left of
 # "I no longer work as a nurse" once its object is cut.
@@ -72,7 +74,7 @@ _COMPOUND_HEAD = re.compile(r"^(?:apps?|sites?|websites?|classes|lessons|shoes|g
 _MOMENTARY = re.compile(r"^(?:laughing|crying|talking|listening|screaming|shouting|waiting|looking|staring|"
                         r"breathing|shaking|typing|moving|walking|thinking|worrying|panicking|trying|bothering|"
                         r"pretending|arguing|"
-                        r"fighting|resisting|hoping|asking)\b|^\w+ing (?:it|this|that)$",
+                        r"fighting|resisting|hoping|asking|going by)\b|^\w+ing (?:it|this|that)$",
                         _I)
 # Where the ended thing's words stop: "since my knee surgery", ", 2 years sober".
 _TAIL = re.compile(r"\s*(?:[,;(]|:(?!\d)|\s[-–—]\s|\s(?:since|because|as(?! (?:an?|the) )|so|but|and now|now that|"
@@ -99,6 +101,7 @@ CESSATION: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"in (?:19|20)\d\d|(?:\w+ )?\w+ (?:years?|months?) ago)\b.*)?)$", _I), "I'm in {x}"),
     # "I gave up meat", "I've quit caffeine for good": a habit said without an article.
     (re.compile(rf"^i{_QUITTING} (?P<x>{BARE}(?: [\w-]+){{0,2}}(?:\s.*)?)$", _I), "I {v} {x}"),
+    (re.compile(rf"^i{_STOPPED} (?P<x>(?=(?-i:[a-z])){BARE}(?: [\w-]+){{0,2}}(?:\s.*)?)$", _I), "I {v} {x}"),
 )
 # The verb of a habit given up, by what was given up ("coffee": drink); others are "done".
 _HABIT_VERBS = (
@@ -135,7 +138,7 @@ def positive_form(clause: str) -> tuple[str, bool]:
         whole = groups.get("x", "")
         rest = groups["x"] = _TAIL.split(whole)[0].strip()
         gerund = groups.get("g", "")
-        if _passing(template, whole, rest, gerund):
+        if _passing(clause, template, whole, rest, gerund):
             return clause, False
         if "{v}" in template:
             if len(rest.split()) > 3:  # "I gave up hope that …": not a habit's name
@@ -149,7 +152,7 @@ def positive_form(clause: str) -> tuple[str, bool]:
     return clause, False
 
 
-def _passing(template: str, whole: str, rest: str, gerund: str) -> bool:
+def _passing(clause: str, template: str, whole: str, rest: str, gerund: str) -> bool:
     """Whether what "ended" is a mood, a moment or too little to name a state."""
     if _PASSING.match(rest) or _BARE_VERB.match(rest) or _MOMENT.search(whole) \
             or (not rest and _BARE_GERUND.match(gerund)) \
@@ -157,7 +160,7 @@ def _passing(template: str, whole: str, rest: str, gerund: str) -> bool:
         return True
     if template.startswith("I'm {x}") and re.match(r"on ", rest, _I):
         return bool(_ON_MOMENT.match(rest))  # "not on metformin anymore" ended; "not on the phone" a moment
-    return not gerund and bool(_MOMENT_START.match(rest)) and not _STAYS_AT.match(f"{template} {rest}")
+    return not gerund and bool(_MOMENT_START.match(rest)) and not _STAYS_AT.match(clause)
 
 
 def loose_ending(positive: str, clause: str) -> CandidateFact:
