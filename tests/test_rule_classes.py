@@ -108,6 +108,47 @@ def test_what_did_not_end_for_the_user_ends_nothing(text: str) -> None:
     assert [f.text for f in _stored(text) if f.negation_of is not None] == []
 
 
+@pytest.mark.parametrize(("text", "key", "value"), [
+    ("I gave up meat two years ago.", None, "meat"),
+    ("Honestly I'm done with Instagram.", None, "Instagram"),
+    ("I'm an ex-smoker.", None, "smoker"),
+    ("My drinking days are behind me.", None, "drinking"),
+    ("Gluten is a thing of the past for me.", None, "Gluten"),
+    ("I'm not on metformin anymore.", None, "on metformin"),
+    ("I stopped going to the gym.", None, "going to the gym"),
+    ("Tom and I broke up in June.", None, "with Tom"),
+    ("I worked at Amazon until 2020, then went freelance.", "employer", "Amazon"),
+    ("I lived in Rome till last year.", "location", "Rome"),
+    ("I was laid off from my job as a chef.", "occupation", "chef"),
+    ("I moved to Lisbon from Porto in August.", "location", "Porto"),
+    ("Cardiff is no longer home, we moved to Bristol.", "location", "Cardiff"),
+])
+def test_an_ending_said_another_way_is_a_negation(text: str, key: str | None, value: str) -> None:
+    """Classes of phrasing, not rows: each is brought to a clause the ending table reads (ending_forms.py)."""
+    ended = [(f.key, f.value) for f in _stored(text) if f.negation_of is not None]
+    assert ended == [(key, value)]
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("Deleted Snapchat and quit Reddit.", ["Snapchat", "Reddit"]),
+    ("I cancelled my gym membership last week.", ["have my gym membership"]),
+    ("Our cat Mittens passed away last month.", ["have my cat Mittens"]),
+])
+def test_things_had_and_two_endings_in_one_clause(text: str, values: list[str]) -> None:
+    assert [f.value for f in _stored(text) if f.negation_of is not None] == values
+
+
+@pytest.mark.parametrize("text", [
+    "I'm done with the dishes, now what?", "I gave up my seat on the bus.", "I left my phone on the bus.",
+    "I quit the app and restarted it.", "I stopped laughing.", "I don't need the recipe anymore, thanks.",
+    "I don't want to be a lawyer anymore.", "We moved to Leeds from London for a week.", "Tom and I split a pizza.",
+    "I cancelled Christmas this year lol", "My subscription was cancelled by mistake.", "I'm off to Spain next week.",
+    "My husband retired from the army last year.", "I'm not on the phone anymore.", "pausing my gym membership",
+])
+def test_moments_wishes_visits_and_others_end_nothing(text: str) -> None:
+    assert [f.text for f in _stored(text) if f.negation_of is not None] == []
+
+
 @pytest.mark.parametrize(("text", "rule"), [
     ("Don't use exclamation marks in your replies.", "Don't use exclamation marks in your replies."),
     ("Stop using exclamation marks.", "Stop using exclamation marks."),

@@ -15,94 +15,102 @@ from __future__ import annotations
 import re
 
 from memory.write_policy.base import CandidateFact
-from memory.write_policy.people_words import PET_WORD
+from memory.write_policy.ending_forms import ANYMORE, BARE
 from memory.write_policy.person import third_person
 
 _I = re.IGNORECASE
 _STOPPED = r"(?:'ve|'d| have)? (?:just |finally |recently |completely |officially )?(?:stopped|quit|given up|gave up)"
-_ANYMORE = r"(?:anymore|any more|any longer|no more)"
 # "on" that holds a lasting state, not a moment ("on the phone"): a shift, a team, a diet, a medication.
-_DURABLE_ON = (r"(?:(?:the|a|an|my) )?(?:[\w-]+ ){0,2}(?:shifts?|team|rota|diet|committee|board|council|pill|meds|"
-               r"medication|tablets)\b|antidepressants\b|benefits\b|the dole\b")
+_DURABLE_ON = (r"(?:(?:the|a|an|my) )?(?:[\w-]+ ){0,2}(?:shifts?|team|rota|diet|committee|board|council|pills?|"
+               r"meds|medication|medicine|tablets|antidepressants|insulin|steroids)\b|benefits\b|the dole\b")
 _QUITTING = r"(?:'ve|'d| have)? (?:just |finally |recently |completely |officially )?(?:quit|given up|gave up)"
+_LEFT = rf"(?:{_QUITTING}|(?:'ve| have)? left)"
+# What one quits or leaves for a moment ("I left the party", "I quit the app"), or leaves somewhere ("my keys").
+_ONE_OFF_THING = (r"(?:party|meeting|room|house|office|building|shop|pub|bar|restaurant|station|table|call|chat|app|"
+                  r"game|window|tab|browser|application|software|seat|place|spot|turn|saturday|"
+                  r"sunday|weekend|evening|morning|afternoon|day|night|lunch|time|chance|search|fight|argument|"
+                  r"struggle|race|match|queue|phone|keys|wallet|purse|bag|jacket|coat|umbrella|laptop|charger|card|"
+                  r"glasses|stuff|things|lights?|door|tap|oven|note|message|tip|review|comment|car|bus|train|kids|"
+                  r"children|baby|dog|cat|key|book|food|rest|remainder|leftovers)")
 # States that come and go: ending one is not news for the memory.
 _PASSING = re.compile(
     r"^(?:(?:so|that|very|really|too|as) )?(?:hungry|thirsty|tired|sleepy|angry|mad|sad|upset|sure|certain|sick|ill|"
     r"scared|afraid|worried|cold|hot|warm|full|bored|busy|stressed|confused|annoyed|nervous|anxious|lonely|"
-    r"interested|around|here|there|able|allowed|alone|awake|asleep|free|available|in the mood|in pain|happy|well|"
-    r"ok|okay|fine|good|great|myself|the same|right|home|back|out|outside|online|in touch|"
-    r"(?:remember|recall|recogni[sz]e|understand|know|feel|hear|want to talk)\b.*|"
-    r"need (?:help|it|that|this|to|you)\b.*|"
-    r"mad at \w+|angry at \w+|upset with \w+|worried about .+|sure (?:about|what|if|how|why|whether) .*)$",
+    r"interested\b.*|around|here|there|able|allowed|alone|awake|asleep|free|available|in the mood|in pain|happy|well|"
+    r"ok|okay|fine|good|great|myself|the same|right|home|back|out|outside|online|in touch|ready|done|in love|"
+    r"excited|motivated|hopeful|convinced|comfortable|safe|in charge|in a hurry|in a rush|"
+    r"(?:remember|recall|recogni[sz]e|understand|know|feel|hear|want to talk|care|mind|trust|believe|get it)\b.*|"
+    r"need (?:help|it|that|this|to|you|the)\b.*|have (?:any |more |other |further |the )?(?:questions?|time)\b.*|"
+    r"(?:going|coming) (?:to (?:the |a |my |this |that )?(?:[\w-]+ )?(?:party|wedding|concert|meeting|dinner|lunch|"
+    r"event|game|match|show|gig|trip|class|appointment)|tonight|today|tomorrow|over|along|with)\b.*|coming|"
+    r"mad at \w+|angry at \w+|upset with \w+|worried about .+|sure (?:about|what|if|how|why|whether) .*|"
+    r".*\b(?:you|your|yours)\b.*|(?:want(?:ed)?|wanna|plan|intend|hope|need) to\b.*|wanna\b.*|.*\b(?:that|this|it|"
+    r"them|those|these)|(?:a )?fan of .*)$",
     _I,
 )
-# Objects that make "I stopped/quit X" a moment, not an ended habit.
-_MOMENT = re.compile(rf"^(?:at|to|by|in|on(?! {_DURABLE_ON})|for|off|it|this|that|there|here|now)\b|"
-                     r"\b(?:halfway|midway|early|because|for a (?:bit|while|second|minute|moment)|"
+# Objects that make "I stopped/quit X" a moment, not an ended habit; after a gerund only the second
+# line counts ("I stopped going to the gym" is a habit, "I stopped to buy milk" a moment).
+_MOMENT_START = re.compile(rf"^(?:at|to|by|in|on(?! {_DURABLE_ON})|for|off|it|this|that|there|here|now)\b", _I)
+_MOMENT = re.compile(r"\b(?:halfway|midway|early|for a (?:bit|while|second|minute|moment)|by (?:accident|mistake)|"
+                     r"at (?:\d|midnight|noon|lunch|night|dawn|the (?:end|start|interval|break))|without saving|"
+                     r"on (?:the|a) (?:bus|train|table|floor|plane|side|counter)|with (?:him|her|them|my (?:mum|mom|"
+                     r"dad|parents|neighbou?r|friend|sister|brother))|"
+                     r"after (?:chapter|page|episode|level|round|part|the first (?:\w+ )?(?:chapter|page|episode|few))|"
                      r"that (?:book|game|show|film|movie))\b", _I)
+# "I'm no longer at Google" is a state, "I stopped at Tesco" a moment.
+_STAYS_AT = re.compile(r"^i'm (?:no longer (?:at|in)|not at) (?-i:[A-Z])", _I)
+_FOR_NOW = re.compile(r"\b(?:tonight|tomorrow|right now|at the moment|for now|later|next (?:week|month|year))\b", _I)
+# A verb alone says too little to end anything: "I no longer work" is most often what is left of
+# "I no longer work as a nurse" once its object is cut.
+_BARE_VERB = re.compile(r"^(?:work|live|go|do|have|get|take|make|use|need|want|feel|stay|come|see|know|be)$", _I)
+_BARE_GERUND = re.compile(r"^(?:working|living|going|doing|having|getting|taking|making|using|trying)$", _I)
+_ON_MOMENT = re.compile(r"^on (?:the |a |my |an )?(?:phone|train|bus|plane|flight|way|road|call|break|holiday|"
+                        r"vacation|leave|lunch|hold|board|fire|track|time|it|that|this|here|there|top|my own|a roll|"
+                        r"the line|the list|the same page|speaker|mute|duty|shift today)\b", _I)
+# Nouns that make a gerund before them part of a name: "dating apps", "running club", "climbing gear".
+_COMPOUND_HEAD = re.compile(r"^(?:apps?|sites?|websites?|classes|lessons|shoes|games?|club|groups?|shows?|scene|"
+                            r"gear|boots|team|league|app|platforms?)\b", _I)
+# Gerunds that stop in a moment: "I stopped laughing".
+_MOMENTARY = re.compile(r"^(?:laughing|crying|talking|listening|screaming|shouting|waiting|looking|staring|"
+                        r"breathing|shaking|typing|moving|walking|thinking|worrying|panicking|trying|bothering|"
+                        r"pretending|arguing|"
+                        r"fighting|resisting|hoping|asking|going by)\b|^\w+ing (?:it|this|that)$",
+                        _I)
 # Where the ended thing's words stop: "since my knee surgery", ", 2 years sober".
-_TAIL = re.compile(r"\s*(?:[,;:(]|\s[-–—]\s|\s(?:since|because|as|so|but|and now|now that|after|ago|last|"
+_TAIL = re.compile(r"\s*(?:[,;(]|:(?!\d)|\s[-–—]\s|\s(?:since|because|as(?! (?:an?|the) )|so|but|and now|now that|"
+                   r"after|"
+                   r"ago|last|and (?=\w+ed\b)|then\b|"
+                   r"for good|completely|altogether|entirely|cold turkey|years ago|recently|this (?:year|month|week)|"
+                   r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a few|a couple of|several|many|some)"
+                   r"(?: \w+)? (?:days?|weeks?|months?|years?|decades?)\b|"
                    r"in (?:january|february|march|april|may|june|july|august|september|october|november|december|"
-                   r"(?:19|20)\d\d)|and (?=(?:i|i'm|i've|haven't|have|never|now|it|it's|still|feel|am)\b))\b)", _I)
+                   r"(?:19|20)\d\d)|in (?:the )?(?:spring|summer|autumn|fall|winter|end)|"
+                   r"and (?=(?:i|i'm|i've|haven't|have|never|now|it|it's|still|feel|am|honestly|my|so|the)\b))\b)", _I)
 CESSATION: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^i no longer (?P<x>.+)$", _I), "I {x}"),
     (re.compile(r"^i'm no longer (?P<x>.+)$", _I), "I'm {x}"),
-    (re.compile(rf"^i don't (?P<x>.+?) {_ANYMORE}\b.*$", _I), "I {x}"),
-    (re.compile(rf"^i'm not (?P<x>.+?) {_ANYMORE}\b.*$", _I), "I'm {x}"),
+    (re.compile(rf"^i don't (?P<x>.+?) {ANYMORE}\b.*$", _I), "I {x}"),
+    (re.compile(rf"^i'm not (?P<x>.+?) {ANYMORE}\b.*$", _I), "I'm {x}"),
     (re.compile(rf"^i{_STOPPED} being (?P<x>.+)$", _I), "I'm {x}"),
-    (re.compile(rf"^i(?:{_STOPPED}|'ve left| left) (?:my job|my position|working|my post) (?P<p>at|as|in|for) "
+    (re.compile(rf"^i(?:{_STOPPED}|(?:'ve| have)? left) (?:my job|my position|working|my post) (?P<p>at|as|in|for) "
                 r"(?P<x>.+)$", _I), "I work {p} {x}"),
     (re.compile(rf"^i{_STOPPED} (?P<g>[a-z]+ing)\b(?P<x>.*)$", _I), "I {g} {x}"),
-    (re.compile(rf"^i(?:{_QUITTING}|'ve left| left) (?![\w -]*\b(?:at|after|before|around|by|early|party|meeting|"
-                r"room|house|office|building|shop|pub|bar|restaurant|station|table|call|chat)\b)"
-                r"(?P<x>(?:the|my) [\w -]+|(?-i:[A-Z])[\w-]+)$", _I), "I'm in {x}"),
+    (re.compile(rf"^i{_LEFT} (?P<x>(?:the|my) (?!(?:[\w-]+ )?{_ONE_OFF_THING}\b(?! (?:shift|team|club|job|group)))"
+                r"[\w -]+(?:[,;(].*)?|(?-i:[A-Z])[\w-]+(?:(?: (?-i:[A-Z])[\w-]+)*)(?: (?:after|since|last|because|"
+                r"for good|"
+                r"in (?:19|20)\d\d|(?:\w+ )?\w+ (?:years?|months?) ago)\b.*)?)$", _I), "I'm in {x}"),
+    # "I gave up meat", "I've quit caffeine for good": a habit said without an article.
+    (re.compile(rf"^i{_QUITTING} (?P<x>{BARE}(?: [\w-]+){{0,2}}(?:\s.*)?)$", _I), "I {v} {x}"),
+    (re.compile(rf"^i{_STOPPED} (?P<x>(?=(?-i:[a-z])){BARE}(?: [\w-]+){{0,2}}(?:\s.*)?)$", _I), "I {v} {x}"),
 )
-# What follows "… but not anymore" up to the next clause of the speaker's ("…, had a burger yesterday lol"):
-# dropped, so a passing detail does not make the ending look like a moment.
-_AFTERWORDS = (r"[^,;]*(?:,\s*(?!(?:and |but |so )?(?:now |then )?(?:i|i'm|i've|my|we|live|work|speak|have|play|love|"
-               r"study)\b)[^,;]*)*")
-# Whole-sentence forms brought to a clause the table above reads.
-_ANSWERING = (r"using|giving|sending|replying|answering|asking|telling|suggesting|recommending|writing|adding|"
-              r"putting|calling|saying|talking|apologi[sz]ing|ending|starting")
-_SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\bI (?:used to be|was) (?P<x>(?:an? )?[\w-]+(?: [\w-]+)?)(?: for [\w ]+?)?,? but (?:(?:I )?"
-                r"(?:have |'ve )?(?:stopped|quit|gave (?:it )?up)|(?:I'm )?(?:not|no longer) (?:anymore|any more|"
-                rf"any longer|now)|not since)\b{_AFTERWORDS}", _I), r"I stopped being \g<x>"),
-    (re.compile(r"\b(?:the|my) (?P<x>[\w-]+) (?:phase|days|era|stint) (?:is|are) (?:over|done|behind me)\b", _I),
-     r"I'm not \g<x> anymore"),
-    (re.compile(r"(?:^|\bI )(?:haven't|have not) been (?P<x>(?:an? )?(?!(?:to|in|at|on|there|here|so|that|this|very|"
-                r"really|too|able|allowed|myself)\b)[\w-]+(?<!ing)) since\b", _I), r"I'm not \g<x> anymore since"),
-    (re.compile(r"\b(?:me and )?my (?P<r>girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?) and I (?:have |'ve )?"
-                r"(?:broke up|broken up|split up|split|separated|divorced|got divorced)\b", _I),
-     r"I'm no longer with my \g<r>"),
-    (re.compile(r"\bI (?:have |'ve )?(?:broke up|broken up|split up|split) with my (?P<r>girlfriend|boyfriend|partner|"
-                r"wife|husband|fianc[eé]e?)\b", _I), r"I'm no longer with my \g<r>"),
-    (re.compile(r"\bI (?:have |'ve )?moved (?:out of|away from) (?P<x>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*|"
-                r"(?!(?:the|my|a|an|our|his|her|their|home|there|here)\b)[a-z][\w-]+)\b", _I),
-     r"I no longer live in \g<x>"),
-    # Retiring is news of its own (occupation "retired"), kept next to what it ended.
-    (re.compile(r"\bI (?:have |'ve )?retired from (?=\w+ing\b)", _I), "I retired, I stopped "),
-    (re.compile(r"\bI (?:have |'ve )?retired from (?=(?:the|my) )", _I), "I retired, I left "),
-    (re.compile(r"\b(?:I(?:'ve| have)? (?:given up|gave up|quit|stopped|come off|came off|gone off|went off)(?: on)?|"
-                r"I'm (?:off|done with)) (?P<x>(?:the|my) [\w-]+(?: [\w-]+)? diet)\b", _I),
-     r"I'm not on \g<x> anymore"),
-    (re.compile(rf"\bwe (?:don't|do not) (?P<v>have|own) (?P<x>(?:the|our|a) (?:{PET_WORD}|car|van|boat|caravan|"
-                r"allotment)) "
-                rf"{_ANYMORE}\b", _I), r"I don't \g<v> \g<x> anymore"),
-    (re.compile(r"^no more (?P<x>[\w -]+?) for me\b(?!.*\b(?:tonight|today|thanks|thank you|please|for now|right now|"
-                r"this (?:time|week|evening))\b)", _I), r"I don't do \g<x> anymore"),
-    (re.compile(r"\b(?:after (?:like )?[\w ]+ of being (?P<x>[\w-]+)),? I(?:'ve| have)? (?:finally )?(?:stopped|quit)"
-                r"\b", _I), r"I stopped being \g<x>,"),
-    (re.compile(rf"^not (?P<x>(?:an? )?[\w-]+(?: [\w-]+){{0,3}}?) {_ANYMORE}(?=\s*(?:[-–—,.!:;]|$)|\s+(?:since|"
-                r"because|after|now)\b)", _I),
-     r"I'm not \g<x> anymore"),
-    (re.compile(r"^no longer (?=\w+ing\b)", _I), "I'm no longer "),
-    (re.compile(r"^(?P<x>[\w-]+) is over for me\b", _I), r"I'm not \g<x> anymore"),
-    # Subjectless: "Stopped drinking …" is the user's news; "Quit using jargon" is an order to the assistant,
-    # so a bare "quit" needs a time ("Quit smoking 6 months ago") and no gerund is one of answering.
-    (re.compile(r"^(?:quit|left) (?=my (?:job|position|post)\b)", _I), "I quit "),
-    (re.compile(rf"^(?:(?:stopped|gave up|given up)|quit(?=.*\b(?:ago|last|since|for good|in (?:19|20)\d\d)\b))"
-                rf"(?= (?!(?:{_ANSWERING})\b)(?:being|\w+ing)\b)", _I), "I stopped"),
+# The verb of a habit given up, by what was given up ("coffee": drink); others are "done".
+_HABIT_VERBS = (
+    ("drink", re.compile(r"\b(?:coffee|tea|alcohol|booze|beer|wine|spirits|soda|coke|fizzy drinks|energy drinks|"
+                         r"caffeine|milk|juice|lager|cider|vodka|whisky|whiskey|liquor|drinks?)$", _I)),
+    ("eat", re.compile(r"\b(?:meat|pork|beef|chicken|fish|seafood|dairy|cheese|eggs|sugar|gluten|bread|carbs|sweets|"
+                       r"chocolate|food|takeaways?|snacks|crisps|chips|junk|desserts|cake|pasta|rice|red meat)$", _I)),
+    ("smoke", re.compile(r"\b(?:cigarettes|cigs|tobacco|weed|cannabis|cigars|joints|pot)$", _I)),
+    ("use", re.compile(r"\b(?:media|apps?|drugs|caffeine pills|nicotine|vapes?|snus|porn)$", _I)),
 )
 _GERUNDS = {"running": "run", "swimming": "swim", "shopping": "shop", "jogging": "jog", "getting": "get",
             "sitting": "sit", "putting": "put", "cutting": "cut", "planning": "plan", "dating": "date",
@@ -112,11 +120,11 @@ _GERUNDS = {"running": "run", "swimming": "swim", "shopping": "shop", "jogging":
             "hiking": "hike", "skating": "skate", "biking": "bike", "practising": "practise", "practicing": "practice"}
 
 
-def ended_sentence(sentence: str) -> str:
-    """``sentence`` with its whole-sentence ending forms written as the clauses ``CESSATION`` reads."""
-    for pattern, replacement in _SENTENCE_FORMS:
-        sentence = pattern.sub(replacement, sentence)
-    return sentence
+def dated_ending(clause: str) -> bool:
+    """Whether a time in an ending dates it ("I quit my job yesterday"), not makes it a plan or a
+    moment ("I'm not drinking tonight", "I'll stop next week").
+    """
+    return not _FOR_NOW.search(clause)
 
 
 def positive_form(clause: str) -> tuple[str, bool]:
@@ -127,13 +135,32 @@ def positive_form(clause: str) -> tuple[str, bool]:
         if m is None:
             continue
         groups = {k: v or "" for k, v in m.groupdict().items()}
-        rest = groups["x"] = _TAIL.split(groups.get("x", ""))[0].strip()
-        if _PASSING.match(rest) or _MOMENT.search(rest) or _MOMENT.match(groups.get("g", "")):
+        whole = groups.get("x", "")
+        rest = groups["x"] = _TAIL.split(whole)[0].strip()
+        gerund = groups.get("g", "")
+        if _passing(clause, template, whole, rest, gerund):
             return clause, False
+        if "{v}" in template:
+            if len(rest.split()) > 3:  # "I gave up hope that …": not a habit's name
+                return clause, False
+            groups["v"] = next((verb for verb, words in _HABIT_VERBS if words.search(rest)), "do")
+        if gerund and _COMPOUND_HEAD.match(rest):
+            continue  # "dating apps" names a thing, not "date apps"
         if "g" in groups:
             groups["g"] = _base(groups["g"])
         return template.format(**groups).strip(), True
     return clause, False
+
+
+def _passing(clause: str, template: str, whole: str, rest: str, gerund: str) -> bool:
+    """Whether what "ended" is a mood, a moment or too little to name a state."""
+    if _PASSING.match(rest) or _BARE_VERB.match(rest) or _MOMENT.search(whole) \
+            or (not rest and _BARE_GERUND.match(gerund)) \
+            or _MOMENTARY.match(f"{gerund} {rest}".strip()):
+        return True
+    if template.startswith("I'm {x}") and re.match(r"on ", rest, _I):
+        return bool(_ON_MOMENT.match(rest))  # "not on metformin anymore" ended; "not on the phone" a moment
+    return not gerund and bool(_MOMENT_START.match(rest)) and not _STAYS_AT.match(clause)
 
 
 def loose_ending(positive: str, clause: str) -> CandidateFact:
@@ -144,6 +171,9 @@ def loose_ending(positive: str, clause: str) -> CandidateFact:
     negative = ("I'm no longer " if head.lower() == "i'm" else "I no longer ") + rest
     m = re.match(rf"^i{_STOPPED} (?P<g>[a-z]+ing\b)", clause, _I)
     value = m["g"] + rest[len(rest.split(" ", 1)[0]):] if m and m["g"].lower() != "being" else rest
+    verb, _, thing = value.partition(" ")
+    if thing and not m and verb.lower() not in re.findall(r"[\w'-]+", clause.lower()):
+        value = thing  # "I gave up coffee" ends "drink coffee": its value is the user's "coffee"
     value = re.sub(r"^(?:an?|the) ", "", value, flags=_I)  # "stopped being a smoker": the value is "smoker"
     if rest.split(" ", 1)[0].lower().endswith("ing"):  # a verb without a known base form: "caring what people think"
         return CandidateFact(text=f"The user has stopped {value}.", value=value, negation_of=f"The user keeps {value}.")

@@ -27,7 +27,8 @@ from memory.write_policy.chat_forms import FORMS as CHAT_FORMS
 from memory.write_policy.chat_forms import RELEVANCE_TAG, statement_before_question
 from memory.write_policy.clauses import clauses
 from memory.write_policy.disclosure import disclosure_fact, we_as_user
-from memory.write_policy.endings import ended_sentence, loose_ending, positive_form
+from memory.write_policy.ending_forms import ended_sentence
+from memory.write_policy.endings import dated_ending, loose_ending, positive_form
 from memory.write_policy.patterns import (
     DEICTIC_OBJECT,
     LANGUAGES,
@@ -153,12 +154,17 @@ def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
     clause = _TRAILING_FILLER.sub("", _FILLER.sub("", clause)).strip()
     if not _BIRTH.match(clause):  # "I was born in 1988": the date is the fact, not when a change happened
         clause = SINCE.sub("", SINCE_THEN.sub("", clause) if MOVED.match(clause) else clause).strip()
-    if not clause or (not explicit and (TRANSIENT.search(clause) or _UNFINISHED.search(clause))):
-        return None
     positive, ended = positive_form(clause)
+    moment = TRANSIENT.search(clause) and not (ended and dated_ending(clause))
+    if not clause or (not explicit and (moment or _UNFINISHED.search(clause))):
+        return None
     fact = _match(positive)
-    if fact is None and ended and not explicit:
-        return loose_ending(positive, clause)
+    if ended and not explicit and (fact is None or fact.key is None):
+        # a statement pattern's words may not be the user's ("eat meat" for "I stopped eating meat");
+        # the kind is the one the user's own clause has ("I cut out meat": diet), else the positive's
+        kind = _match(clause) or fact
+        ending = loose_ending(positive, clause)
+        return ending if kind is None else ending.model_copy(update={"category": kind.category})
     if fact is None:
         return _note(clause) if explicit and not _MAXIM.match(clause) else None
     if explicit:

@@ -21,8 +21,16 @@ from memory.write_policy.chat_forms import statement_before_question
 from memory.write_policy.clauses import clauses
 from memory.write_policy.hypotheticals import HYPOTHETICAL
 from memory.write_policy.people_parse import parsed_people
-from memory.write_policy.people_screens import ADDRESSED, GIVING, REQUEST
-from memory.write_policy.people_words import NOT_NAMES, PET_WORD, RELATION_WORD, relation_of, species_of, words_for
+from memory.write_policy.people_screens import ADDRESSED, BOUGHT_FOR, GIVING, OBJECT_AFTER, REQUEST
+from memory.write_policy.people_words import (
+    BREAK_UP,
+    NOT_NAMES,
+    PET_WORD,
+    RELATION_WORD,
+    relation_of,
+    species_of,
+    words_for,
+)
 from memory.write_policy.person import third_person
 from memory.write_policy.person_mention import PersonMention
 from memory.write_policy.phrasings import HEALTH_STATES
@@ -49,10 +57,6 @@ _AFTER_REL = (r"(?!'s\b|s?\s+(?:allerg\w*|food|walker|sitter|hair|bed|toys?|park
               r"|(?<=\bpet)\s+(?:peeves?|projects?|theor(?:y|ies)|subjects?|names? for)\b)")  # "my pet peeve"
 # After "my wife is", a nationality, a faith or a state is no name ("my dad is Irish").
 _NOT_AFTER_IS = rf"(?!(?:{'|'.join(sorted(NOT_A_NAME, key=len, reverse=True))}|{HEALTH_STATES})\b)"
-# A break-up verb with an object of its own is no break-up: "Tom and I split the bill", "I left my wife a note".
-_OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|our|my|his|her|their|its|this|that|these|those|some|it|them)\b", _I)
-_BOUGHT_FOR = re.compile(r"\b(?:got|bought) (?:my|our)\b", _I)
-_BREAK_UP = r"(?:broke up|split up|split|separated|divorced|called it quits|ended things|parted ways)"
 _NAMING_ASKED = re.compile(r"\b(?:call|name|naming|calling)\b", _I)  # "should I call my cat Pierogi?"
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF][\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*")
 _FILLER = re.compile(r"^(?:(?:oh|well|so|also|btw|by the way|fyi|and|but|actually|anyway|guess what|news|update|"
@@ -116,19 +120,19 @@ _NAMING = re.compile(
 _PARTNER = "|".join(sorted(words_for("partner"), key=len, reverse=True))
 _BREAKS = (
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME}) and i (?:just |finally |recently |have |'ve )?"
-               rf"{_BREAK_UP}\b", _I),
+               rf"{BREAK_UP}\b", _I),
     re.compile(rf"\b(?:my|our) {_MOD}(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))? and i (?:just |finally |recently )?"
-               rf"{_BREAK_UP}\b", _I),
+               rf"{BREAK_UP}\b", _I),
     re.compile(rf"\bi (?:just |finally |recently )?(?:broke up|split up|split|separated) with (?:(?:my|our) {_MOD}"
                rf"(?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME}))", _I),
     re.compile(rf"\bi (?:just |finally )?(?:divorced|dumped|left) (?:my {_MOD}(?P<rel>{_PARTNER})"
                rf"(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME})(?! to\b))", _I),
     re.compile(rf"(?:^|[,;] )(?:(?:my|our) (?P<rel>{_PARTNER})(?: (?P<names>{_NAME}))?|(?P<names2>{_NAME})) "
                rf"(?:dumped|left|divorced|broke up with) me\b", _I),
-    re.compile(rf"^we (?:just |finally |recently |have |'ve )?{_BREAK_UP}\b", _I),
+    re.compile(rf"^we (?:just |finally |recently |have |'ve )?{BREAK_UP}\b", _I),
     # "me and jess broke up": between "me and" and a break-up verb only a name fits, written as it may be
     re.compile(rf"(?:^|[,;] )(?:me and (?P<names>[a-z][a-zà-ÿ]+)|(?P<names2>[a-z][a-zà-ÿ]+) and me) "
-               rf"(?:just |finally |recently )?{_BREAK_UP}\b", _I),
+               rf"(?:just |finally |recently )?{BREAK_UP}\b", _I),
 )
 _GONE = re.compile(
     rf"\b(?:my|our) {_MOD}{_REL}(?: (?P<names>{_NAME}))? (?:just |recently |sadly )?(?:died|passed away|passed|"
@@ -180,11 +184,11 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
     out: list[PersonMention] = []
     for pattern in _NAMED:
         out += [_mention(m["rel"], name) for m in pattern.finditer(body) for name in _names(m["names"])
-                if not (GIVING.search(body, 0, m.start()) and not _OBJECT_AFTER.match(body, m.end()))
+                if not (GIVING.search(body, 0, m.start()) and not OBJECT_AFTER.match(body, m.end()))
                 and not ADDRESSED.search(body, 0, m.start())]
     out += [_mention(p.word, p.name, existing=p.name is None) for p in parsed_people(body)]  # people_parse.py
     for m in _HAS.finditer(body):
-        if _BOUGHT_FOR.search(m.group(0)) and relation_of(m["rel"]) != "pet" and not _OBJECT_AFTER.match(body, m.end()):
+        if BOUGHT_FOR.search(m.group(0)) and relation_of(m["rel"]) != "pet" and not OBJECT_AFTER.match(body, m.end()):
             continue  # "I bought my son Lego": a person is bought for, not bought
         out += [_mention(m["rel"], name, existing=True) for name in _names_or_none(m["names"])]
         end = m.end()
@@ -196,7 +200,7 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
         out.append(PersonMention(name=_name(named), relation="partner", fact=_EXISTS))
     ended = len(out)
     for pattern in (*_BREAKS, _BROKE_FROM):
-        for m in (m for m in pattern.finditer(body) if not _OBJECT_AFTER.match(body, m.end())):
+        for m in (m for m in pattern.finditer(body) if not OBJECT_AFTER.match(body, m.end())):
             groups = m.groupdict()
             named, word = groups.get("names") or groups.get("names2"), groups.get("rel")
             out.append(PersonMention(name=_name(named), relation="ex_partner", ended=True, word=word and word.lower()))

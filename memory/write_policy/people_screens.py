@@ -19,3 +19,8 @@ ADDRESSED = re.compile(r"\b(?:you(?:'re| are)(?: like)?|u r|ur|hi|hey|hello|than
                        r"good ?night|morning|dear)\W*$", re.IGNORECASE)
 # "Could you help me ...": the "could" of a request, which the hypothetical screen would read as a supposition
 REQUEST = re.compile(r"^(?:could|would|can) (?:you|u) (?:please |pls |kindly )?", re.IGNORECASE)
+# A break-up verb with an object of its own is no break-up: "Tom and I split the bill", "I left my wife a note".
+OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|our|my|his|her|their|its|this|that|these|those|some|it|them)\b",
+                          re.IGNORECASE)
+# "I got my son a bike": a gift's receiver, not news of the son
+BOUGHT_FOR = re.compile(r"\b(?:got|bought) (?:my|our)\b", re.IGNORECASE)

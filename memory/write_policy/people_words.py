@@ -1,9 +1,10 @@
 """The words that name a person's or a pet's place in the user's life, and the relation each means.
 
-One table for the rules that read mentions (``people.py``), the read path that recalls a
-person by the word the user calls them ("my girlfriend" recalls the current partner) and the
-prompt line that says who someone is. A relation is one of ``RELATIONS``; a pet word also
-gives the species ("puppy" is a dog). ``NOT_NAMES`` are the words the rules never take for a name.
+One table for the rules that read mentions (``people.py``) and ended states (``endings.py``),
+the read path that recalls a person by the word the user calls them ("my girlfriend" recalls
+the current partner) and the prompt line that says who someone is. A relation is one of
+``RELATIONS``; a pet word also gives the species ("puppy" is a dog). ``NOT_NAMES`` are the words
+the rules never take for a name.
 """
 
 from __future__ import annotations
@@ -93,6 +94,9 @@ def _alternation(words: list[str]) -> str:
 
 RELATION_WORD = _alternation(list(WORD_RELATION))  # every word above, longest first
 PET_WORD = _alternation(list(SPECIES))
+# How a couple's ending is said, after "we", "X and I" or before "with my partner".
+BREAK_UP = (r"(?:broke up|broken up|split up|split|separated|got divorced|divorced|called it quits|ended things|"
+            r"parted ways)")
 
 
 def relation_of(word: str) -> str | None:

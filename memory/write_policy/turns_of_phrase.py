@@ -30,6 +30,8 @@ _THEN = (r"(?:(?:last )?(?:january|february|march|april|may|june|july|august|sep
 _NOT_PLACE = (r"(?:he|she|it|this|that|there|everyone|nobody|someone|mum|mom|dad|mother|father|grandma|grandpa|"
               r"gran|nan)\b")
 _WORKPLACE = rf"(?:(?:the|my|our) (?:[\w'-]+ ){{0,3}}?(?:{WORKPLACES}|job)|{_CAP})"
+# Whatever one is laid off from is a workplace: "the bank", "the council".
+_LAID_OFF_FROM = rf"(?:{_WORKPLACE}|(?:the|my|our) [\w'-]+(?: [\w'-]+)?(?=[,.;!]|$| (?:in|on|last|this|after)\b))"
 
 REWRITES: tuple[Rewrite, ...] = rewrites(
     (
@@ -37,7 +39,8 @@ REWRITES: tuple[Rewrite, ...] = rewrites(
         (r"^the name(?:'s| is) (?=(?-i:[A-Z])[a-z])", "my name is "),
         # "Got laid off from the warehouse on Friday", "I was made redundant at Nexus last week"
         (rf"{_OWN}(?:I )?(?:just |recently )?(?:got|was|'ve been|have been|'ve just been|had been)?\s?(?:just )?"
-         rf"(?:laid off|made redundant|let go|fired|sacked) (?:from|at|by) (?:my job (?:at|with) )?(?P<x>{_WORKPLACE})"
+         rf"(?:laid off|made redundant|let go|fired|sacked) (?:from|at|by) (?:my job (?:at|"
+         rf"with) )?(?P<x>{_LAID_OFF_FROM})"
          rf"{_WHEN}\b",
          r"I left my job at \g<x>"),
         # "I got a job as a bus driver in Porto!": the job; where it is is cut off at the comma
