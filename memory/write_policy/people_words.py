@@ -27,16 +27,22 @@ NOT_NAMES = frozenset(
     "probably absolutely apparently secretly sometimes mostly barely hardly rarely constantly clearly obviously "
     "suddenly only kinda lowkey work".split())
 
+# What a lower-case writer owns after "my sister" with no "'s" ("my dad car broke down"): no name.
+OWNED_THINGS = frozenset(
+    "phone car house room job work school homework birthday bday wedding team class teacher boss hair laptop "
+    "computer bike bed food dinner lunch party game stuff clothes money flight visa health surgery appointment "
+    "graduation funeral place apartment flat new old friend friends ex dog cat kids baby".split())
+
 _WORDS: dict[str, tuple[str, ...]] = {
     "partner": ("wife", "husband", "hubby", "partner", "spouse", "girlfriend", "boyfriend", "gf", "bf",
                 "fiance", "fiancé", "fiancee", "fiancée", "other half", "better half", "missus", "wifey",
-                "hubs", "bae"),
+                "hubs", "bae", "husbend", "hubbie", "boyfreind", "girlfreind"),
     "ex_partner": ("ex", "ex-wife", "ex-husband", "ex-girlfriend", "ex-boyfriend", "ex-partner", "ex-fiance",
                    "ex-fiancé", "ex-fiancee", "ex-fiancée"),
     "child": ("son", "daughter", "kid", "child", "baby", "toddler", "stepson", "stepdaughter", "sons", "daughters",
               "kids", "children", "twins", "twin girls", "twin boys", "eldest", "youngest", "oldest", "little one",
               "baby girl", "baby boy",
-              "stepkids", "stepchildren", "daugther"),
+              "stepkids", "stepchildren", "daugther", "doughter", "daugter"),
     "parent": ("mom", "mum", "mother", "dad", "father", "mam", "stepmom", "stepmum", "stepdad", "stepfather",
                "stepmother", "parents", "mummy", "mommy", "daddy", "mama"),
     "sibling": ("brother", "sister", "sibling", "twin", "brothers", "sisters", "siblings", "stepbrother",
