@@ -95,6 +95,7 @@ def test_traps_yield_nobody(text: str) -> None:
     ("my sis jade keeps stealing my hoodies", [("Jade", "sibling")]),  # lower case before more verbs
     ("my ex tyler texted me at 2am again", [("Tyler", "ex_partner")]),
     ("my husbend Tom works nights", [("Tom", "partner")]),  # a common misspelling
+    ("i have one daughter her name is Aisha she is 12", [("Aisha", "child")]),  # a dictated run-on
     ("my wife and I just had a baby girl, her name is Nora", [("Partner", "partner"), ("Nora", "child")]),
 ])
 def test_fresh_phrasings_still_say_who(text: str, expected: list[tuple[str, str]]) -> None:
@@ -110,6 +111,7 @@ def test_fresh_phrasings_still_say_who(text: str, expected: list[tuple[str, str]
     "my daughter graduated",  # a verb in a lower-case name slot
     "my mom phone died",  # a thing she owns, written without "'s"
     "my sister wedding is next week",
+    "my sister met a guy he is called Tom",  # a run-on naming someone else
 ])
 def test_fresh_traps_yield_no_name(text: str) -> None:
     assert [m.name for m in mentions_in(text) if m.name is not None] == []

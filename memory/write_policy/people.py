@@ -29,6 +29,7 @@ from memory.write_policy.people_words import (
     OWNED_THINGS,
     PET_WORD,
     RELATION_WORD,
+    RUN_ON_NAMING,
     relation_of,
     species_of,
     words_for,
@@ -170,7 +171,7 @@ def mentions_in(text: str) -> list[PersonMention]:
     found: list[PersonMention] = []
     text = _EMOJI.sub(". ", QUOTED.sub(" ", CAPTION.sub("", text)))  # an emoji ends a sentence
     for sentence in statements(_capitalised(text) if text == text.lower() else text):
-        body = _FILLER.sub("", sentence.strip())
+        body = _FILLER.sub("", RUN_ON_NAMING.sub(r"\g<w>,", sentence.strip()))
         if body.endswith("?"):  # "can you help me write a card for my sister Leah?" still says who Leah is
             if not SUPPOSED.search(REQUEST.sub("", body)) and not _NAMING_ASKED.search(body):  # "should I tell"
                 found += [_mention(m["rel"], n) for m in _NAMED[0].finditer(body) for n in _names(m["names"])]

@@ -99,6 +99,9 @@ def _alternation(words: list[str]) -> str:
 
 
 RELATION_WORD = _alternation(list(WORD_RELATION))  # every word above, longest first
+# A dictated run-on names the relative just said with no comma: "i have one daughter her name is Aisha"
+RUN_ON_NAMING = re.compile(rf"\b(?P<w>{RELATION_WORD})(?= (?:his|her|their|its) name\b| (?:he|she|they)(?:'s| is| are) "
+                           r"(?:called|named)\b)", re.IGNORECASE)
 PET_WORD = _alternation(list(SPECIES))
 # How a couple's ending is said, after "we", "X and I" or before "with my partner".
 BREAK_UP = (r"(?:broke up|broken up|split up|split|separated|got divorced|divorced|called it quits|ended things|"
