@@ -104,7 +104,7 @@ _HAS = re.compile(
     rf"rescued|"
     rf"bought|brought home|took in|welcomed|fostered|have got|had(?= an? (?:baby|son|daughter|twins)\b)) "
     rf"(?:ourselves |myself )?"
-    rf"(?:(?:a|an|one|two|three|four|\d|a new|another|our|my|a second|a third) {_DESCRIBED})?{_MOD}{_REL}{_AFTER_REL}"
+    rf"(?:(?:a|an|one|two|three|four|\d|a new|another|our|my|a second|a third) {_DESCRIBED})?{_MOD}{_REL}s?{_AFTER_REL}"
     rf"(?:,? (?:an? |the )?(?:[\w-]+ )?(?:{PET_WORD}))?"  # "a dog, a lab called Bruno"
     rf"(?:,? (?:called |named |whose name is )?(?P<names>{_NAMES}))?\b", _I)
 # "I'm seeing someone new", "I've (just) started dating someone", "I've been dating Marta", "I got engaged to Sam"

@@ -34,7 +34,14 @@ _NAMING = {"call", "name"}
 # Words that name children only when names follow ("my boys, Finn and Oscar"), never in the shared table.
 _WITH_NAMES = {"boys": "sons", "girls": "daughters"}
 _KIN = {"partner", "child", "parent", "sibling", "grandparent", "grandchild"}
-_HEADLINE_WORDS = {"son", "daughter", "wife", "husband", "hubby", "stepson", "stepdaughter"}
+_HEADLINE_WORDS = {"son", "daughter", "wife", "husband", "hubby", "stepson", "stepdaughter", "grandma", "grandpa",
+                   "granny", "nana", "grandad", "granddad"}  # "Grandma Rosa turns 90"
+_BARE_KIN = {"mum", "mom", "mam", "dad"}  # "while mum worked nights": the user's, with no "my"
+# "Kiki my tortoise hasnt eaten": a name first with no comma, not a word that starts a sentence
+_NAME_FIRST = re.compile(r"^(?P<name>[A-Z][a-z]+),? (?:my|our) (?P<word>[a-z]+(?:-[a-z]+)*)\b")
+_NOT_FIRST = {"sorry", "please", "help", "update", "ugh", "honestly", "basically", "anyway", "today", "btw", "ps",
+              "congrats", "happy", "poor", "dear", "love", "also", "plus", "since", "because", "after", "before",
+              "while", "until", "unless", "like", "with", "without", "for", "about", "at", "on", "in", "to", "from"}
 _WISHING = {"go", "want", "plan", "hope", "wish", "intend", "think", "consider", "like", "love", "need", "try"}
 _PARTING = {"leave", "lose", "divorce", "dump", "bury", "miss", "marry", "ditch"}
 _HEDGES = {"would", "could", "might", "should", "may", "'d", "wanna", "gonna"}
@@ -61,7 +68,9 @@ def parsed_people(body: str) -> list[ParsedPerson]:
         if word is None or _hedged(token):
             continue
         owner = next((c for c in token.children if c.dep_ == "poss" and c.lower_ in _OWNERS), None)
-        if owner is None and not _had(token) and not _headline(token) and not _named_by_user(token):
+        bare = owner is None and token.lower_ in _BARE_KIN and token.dep_ == "nsubj" and not any(
+            c.dep_ in ("det", "poss", "compound") for c in token.children)
+        if owner is None and not bare and not _had(token) and not _headline(token) and not _named_by_user(token):
             continue
         start = owner.idx if owner is not None else token.idx
         if GIVING.search(body, 0, start) or ADDRESSED.search(body, 0, start):
@@ -69,8 +78,11 @@ def parsed_people(body: str) -> list[ParsedPerson]:
         names = [*_linked_names(token)]
         out += [ParsedPerson(word=word, name=name, start=start) for name in names]
         subject = token.tag_ != "NNS" and (token.dep_ in ("nsubj", "nsubjpass") or _told(token))
-        if not names and not naming and owner is not None and subject and relation_of(word) in _KIN:
+        if not names and not naming and (owner is not None or bare) and subject and relation_of(word) in _KIN:
             out.append(ParsedPerson(word=word, name=None, start=start))  # "My dad drove four hours to help me"
+    if (first := _NAME_FIRST.match(body)) is not None and relation_of(first["word"]) is not None and (
+            (name := first["name"]).lower() not in NOT_NAMES | NOT_A_NAME | _NOT_FIRST):
+        out.insert(0, ParsedPerson(word=first["word"], name=name, start=first.start("word")))
     return out
 
 

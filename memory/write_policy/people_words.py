@@ -76,6 +76,8 @@ SPECIES: dict[str, str | None] = {
     **dict.fromkeys(("parrot", "parrots", "budgie", "cockatiel", "parakeet", "cockatoo", "canary"), "bird"),
     **dict.fromkeys(("tortoise", "turtle"), "tortoise"),
     **dict.fromkeys(("horse", "horses", "pony"), "horse"),
+    **dict.fromkeys(("goat", "goats"), "goat"), **dict.fromkeys(("donkey", "donkeys"), "donkey"),
+    **dict.fromkeys(("alpaca", "alpacas"), "alpaca"),
     **dict.fromkeys(("goldfish",), "fish"),
     **dict.fromkeys(("hen", "hens"), "chicken"),
     **dict.fromkeys(("snake", "lizard", "gecko", "ferret", "hedgehog", "chinchilla", "iguana", "axolotl"), None),
