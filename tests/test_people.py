@@ -117,6 +117,8 @@ def test_fresh_phrasings_still_say_who(text: str, expected: list[tuple[str, str]
     "my sister wedding is next week",
     "my sister met a guy he is called Tom",  # a run-on naming someone else
     "Sorry my son is sick",  # a word that starts a sentence is no name
+    "Meanwhile my husband slept",
+    "Proud my daughter won",
     "His mum said no",  # someone else's mum
 ])
 def test_fresh_traps_yield_no_name(text: str) -> None:

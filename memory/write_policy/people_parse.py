@@ -41,7 +41,11 @@ _BARE_KIN = {"mum", "mom", "mam", "dad"}  # "while mum worked nights": the user'
 _NAME_FIRST = re.compile(r"^(?P<name>[A-Z][a-z]+),? (?:my|our) (?P<word>[a-z]+(?:-[a-z]+)*)\b")
 _NOT_FIRST = {"sorry", "please", "help", "update", "ugh", "honestly", "basically", "anyway", "today", "btw", "ps",
               "congrats", "happy", "poor", "dear", "love", "also", "plus", "since", "because", "after", "before",
-              "while", "until", "unless", "like", "with", "without", "for", "about", "at", "on", "in", "to", "from"}
+              "while", "until", "unless", "like", "with", "without", "for", "about", "at", "on", "in", "to", "from",
+              "both", "all", "even", "once", "just", "only", "sadly", "truly", "early", "daily", "fully", "badly",
+              "oddly", "newly", "soon", "later", "maybe", "sometimes", "tonight", "last", "this", "every", "since",
+              "when", "if", "as", "omg", "wow", "yay", "aww", "hmm", "um", "whenever", "lately", "besides", "guess",
+              "crazy", "proud", "excited", "weird", "funny", "lol", "lmao", "welp", "yep", "nope", "sure", "hooray"}
 _WISHING = {"go", "want", "plan", "hope", "wish", "intend", "think", "consider", "like", "love", "need", "try"}
 _PARTING = {"leave", "lose", "divorce", "dump", "bury", "miss", "marry", "ditch"}
 _HEDGES = {"would", "could", "might", "should", "may", "'d", "wanna", "gonna"}
@@ -81,9 +85,16 @@ def parsed_people(body: str) -> list[ParsedPerson]:
         if not names and not naming and (owner is not None or bare) and subject and relation_of(word) in _KIN:
             out.append(ParsedPerson(word=word, name=None, start=start))  # "My dad drove four hours to help me"
     if (first := _NAME_FIRST.match(body)) is not None and relation_of(first["word"]) is not None and (
-            (name := first["name"]).lower() not in NOT_NAMES | NOT_A_NAME | _NOT_FIRST):
+            (name := first["name"]).lower() not in NOT_NAMES | NOT_A_NAME | _NOT_FIRST
+            and not name.endswith(("ing", "ed")) and not (name.endswith("ly") and len(name) > 5) and _name_like(name)):
         out.insert(0, ParsedPerson(word=first["word"], name=name, start=first.start("word")))
     return out
+
+
+def _name_like(word: str) -> bool:
+    """Whether the parser reads ``word`` as a name where only a name fits ("Meanwhile", "Proud" it does not)."""
+    doc = doc_of(f"I met {word} yesterday.")
+    return doc is not None and len(doc) > 2 and doc[2].pos_ == "PROPN"
 
 
 def _relation_word(token: Any) -> str | None:
