@@ -119,6 +119,7 @@ def test_fresh_phrasings_still_say_who(text: str, expected: list[tuple[str, str]
     "Sorry my son is sick",  # a word that starts a sentence is no name
     "Meanwhile my husband slept",
     "Proud my daughter won",
+    "Tell my son I said hi",  # an imperative first
     "His mum said no",  # someone else's mum
 ])
 def test_fresh_traps_yield_no_name(text: str) -> None:

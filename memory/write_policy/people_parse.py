@@ -45,7 +45,9 @@ _NOT_FIRST = {"sorry", "please", "help", "update", "ugh", "honestly", "basically
               "both", "all", "even", "once", "just", "only", "sadly", "truly", "early", "daily", "fully", "badly",
               "oddly", "newly", "soon", "later", "maybe", "sometimes", "tonight", "last", "this", "every", "since",
               "when", "if", "as", "omg", "wow", "yay", "aww", "hmm", "um", "whenever", "lately", "besides", "guess",
-              "crazy", "proud", "excited", "weird", "funny", "lol", "lmao", "welp", "yep", "nope", "sure", "hooray"}
+              "crazy", "proud", "excited", "weird", "funny", "lol", "lmao", "welp", "yep", "nope", "sure", "hooray",
+              "tell", "ask", "call", "remind", "thank", "wish", "take", "get", "give", "show", "let", "send", "text",
+              "message", "email", "invite", "hug", "kiss", "meet", "pick", "bring", "say", "write", "make", "find"}
 _WISHING = {"go", "want", "plan", "hope", "wish", "intend", "think", "consider", "like", "love", "need", "try"}
 _PARTING = {"leave", "lose", "divorce", "dump", "bury", "miss", "marry", "ditch"}
 _HEDGES = {"would", "could", "might", "should", "may", "'d", "wanna", "gonna"}
@@ -84,7 +86,8 @@ def parsed_people(body: str) -> list[ParsedPerson]:
         subject = token.tag_ != "NNS" and (token.dep_ in ("nsubj", "nsubjpass") or _told(token))
         if not names and not naming and (owner is not None or bare) and subject and relation_of(word) in _KIN:
             out.append(ParsedPerson(word=word, name=None, start=start))  # "My dad drove four hours to help me"
-    if (first := _NAME_FIRST.match(body)) is not None and relation_of(first["word"]) is not None and (
+    first = _NAME_FIRST.match(body)
+    if first is not None and relation_of(first["word"]) is not None and doc[0].pos_ not in ("VERB", "AUX", "INTJ") and (
             (name := first["name"]).lower() not in NOT_NAMES | NOT_A_NAME | _NOT_FIRST
             and not name.endswith(("ing", "ed")) and not (name.endswith("ly") and len(name) > 5) and _name_like(name)):
         out.insert(0, ParsedPerson(word=first["word"], name=name, start=first.start("word")))
