@@ -87,6 +87,45 @@ def test_traps_yield_nobody(text: str) -> None:
     assert mentions_in(text) == []
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I want to thank my aunt Maria for the gift", [("Maria", "other")]),  # a want leaves who she is
+    ("I'm planning to take my son Noah to the zoo", [("Noah", "child")]),
+    ("Should I tell my boyfriend Liam about the job offer?", [("Liam", "partner")]),  # a modal question
+    ("Our cat Biscuit keeps throwing up after eating, should I worry?", [("Biscuit", "pet")]),
+    ("my sis jade keeps stealing my hoodies", [("Jade", "sibling")]),  # lower case before more verbs
+    ("my ex tyler texted me at 2am again", [("Tyler", "ex_partner")]),
+    ("my husbend Tom works nights", [("Tom", "partner")]),  # a common misspelling
+    ("i have one daughter her name is Aisha she is 12", [("Aisha", "child")]),  # a dictated run-on
+    ("Kiki my tortoise hasnt eaten for 3 days", [("Kiki", "pet")]),  # the name first, no comma
+    ("Grandma Rosa turns 90 next week, she raised me while mum worked nights",
+     [("Rosa", "grandparent"), ("-", "parent")]),  # a grandparent's title; "mum" with no "my"
+    ("we have two goats Daisy and Bramble", [("Daisy", "pet"), ("Bramble", "pet")]),  # a plural, then names
+    ("my wife and I just had a baby girl, her name is Nora", [("-", "partner"), ("Nora", "child")]),
+])
+def test_fresh_phrasings_still_say_who(text: str, expected: list[tuple[str, str]]) -> None:
+    got = [(m.name or "-", m.relation) for m in mentions_in(text)]  # "-": nameless
+    assert got == expected
+
+
+@pytest.mark.parametrize("text", [
+    "What if my husband Tom leaves me?",  # a supposition, even in a question
+    "I might name my daughter Rose.",  # a naming
+    "I'm thinking of calling my baby Rose.",
+    "I want to get my son Lego for Christmas.",  # giving, after a want
+    "my daughter graduated",  # a verb in a lower-case name slot
+    "my mom phone died",  # a thing she owns, written without "'s"
+    "my sister wedding is next week",
+    "my sister met a guy he is called Tom",  # a run-on naming someone else
+    "Sorry my son is sick",  # a word that starts a sentence is no name
+    "Meanwhile my husband slept",
+    "Proud my daughter won",
+    "Tell my son I said hi",  # an imperative first
+    "His mum said no",  # someone else's mum
+])
+def test_fresh_traps_yield_no_name(text: str) -> None:
+    assert [m.name for m in mentions_in(text) if m.name is not None] == []
+
+
 def test_a_passing_state_says_who_exists_and_keeps_no_fact() -> None:
     assert mentions_in("My mom is sick today.") == [PersonMention(name=None, relation="parent", word="mom")]
     assert [(m.name, m.relation) for m in mentions_in("my older sister and I haven't spoken in years")] == [

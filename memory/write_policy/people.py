@@ -20,13 +20,16 @@ from memory.text import statements
 from memory.write_policy.chat_forms import statement_before_question
 from memory.write_policy.clauses import clauses
 from memory.write_policy.hypotheticals import HYPOTHETICAL
+from memory.write_policy.people_merged import merged
 from memory.write_policy.people_parse import parsed_people
-from memory.write_policy.people_screens import ADDRESSED, BOUGHT_FOR, GIVING, OBJECT_AFTER, REQUEST
+from memory.write_policy.people_screens import ADDRESSED, BOUGHT_FOR, GIVING, OBJECT_AFTER, REQUEST, SUPPOSED
 from memory.write_policy.people_words import (
     BREAK_UP,
     NOT_NAMES,
+    OWNED_THINGS,
     PET_WORD,
     RELATION_WORD,
+    RUN_ON_NAMING,
     relation_of,
     species_of,
     words_for,
@@ -89,8 +92,9 @@ _MORE = re.compile(rf"^(?:,? and|,) (?:a|an|one|two|three|\d) {_MOD}{_REL}{_AFTE
 # Where a writer who never capitalises puts a name: after "my sister", "called", "named", "name is".
 _NAME_SLOT = re.compile(
     rf"(?:\b(?:my|our) {_MOD}{_KIND}(?:{RELATION_WORD}){_AFTER_REL},? \(?(?!names?\b)(?P<w>[a-z][a-zà-ÿ]+)"
-    rf"(?=[,)]|$| (?:is|are|r|was|'s|and|has|lives|works|just|who|turns|turned|starts|started|loves|died|hasn't|"
-    rf"hasnt)\b)|"
+    rf"(?=[,)]|$| (?:is|are|r|was|'s|and|has|had|lives|works|just|who|turns|turned|starts|started|loves|died|hasn't|"
+    rf"hasnt|keeps|kept|got|gets|forgot|wants|needs|said|says|told|texted|called|asked|won't|wont|can't|cant|doesn't|"
+    rf"doesnt|didn't|didnt|isn't|isnt|will|always|never|still|finally|also|made|went|moved|hates|likes|graduated)\b)|"
     rf"\b(?:called|named|name is|name's|married to|broke up with) "
     rf"(?P<w2>[a-z][a-zà-ÿ]+)\b|"
     rf"(?:^|\brip |\bmeet )(?P<w3>[a-z][a-zà-ÿ]+)(?=, (?:my|our) | and i\b))", _I)
@@ -98,8 +102,9 @@ _NAME_SLOT = re.compile(
 _HAS = re.compile(
     rf"(?:\b(?:i|we|my \w+ and i)(?:'ve| have)?|^)(?:\s?(?:just|recently|finally|also|now))?\s?(?:have|own|got|adopted|"
     rf"rescued|"
-    rf"bought|brought home|took in|welcomed|fostered|have got) (?:ourselves |myself )?"
-    rf"(?:(?:a|an|one|two|three|four|\d|a new|another|our|my|a second|a third) {_DESCRIBED})?{_MOD}{_REL}{_AFTER_REL}"
+    rf"bought|brought home|took in|welcomed|fostered|have got|had(?= an? (?:baby|son|daughter|twins)\b)) "
+    rf"(?:ourselves |myself )?"
+    rf"(?:(?:a|an|one|two|three|four|\d|a new|another|our|my|a second|a third) {_DESCRIBED})?{_MOD}{_REL}s?{_AFTER_REL}"
     rf"(?:,? (?:an? |the )?(?:[\w-]+ )?(?:{PET_WORD}))?"  # "a dog, a lab called Bruno"
     rf"(?:,? (?:called |named |whose name is )?(?P<names>{_NAMES}))?\b", _I)
 # "I'm seeing someone new", "I've (just) started dating someone", "I've been dating Marta", "I got engaged to Sam"
@@ -166,18 +171,29 @@ def mentions_in(text: str) -> list[PersonMention]:
     found: list[PersonMention] = []
     text = _EMOJI.sub(". ", QUOTED.sub(" ", CAPTION.sub("", text)))  # an emoji ends a sentence
     for sentence in statements(_capitalised(text) if text == text.lower() else text):
-        body = _FILLER.sub("", sentence.strip())
+        body = _FILLER.sub("", RUN_ON_NAMING.sub(r"\g<w>,", sentence.strip()))
         if body.endswith("?"):  # "can you help me write a card for my sister Leah?" still says who Leah is
-            if not HYPOTHETICAL.search(REQUEST.sub("", body)) and not _NAMING_ASKED.search(body):
+            if not SUPPOSED.search(REQUEST.sub("", body)) and not _NAMING_ASKED.search(body):  # "should I tell"
                 found += [_mention(m["rel"], n) for m in _NAMED[0].finditer(body) for n in _names(m["names"])]
                 found += [_mention(p.word, p.name) for p in parsed_people(body) if p.name is not None]
             body = statement_before_question(body) or ""
         cue = HYPOTHETICAL.search(body)
+        found += _past_cue(body[cue.start():]) if cue is not None else []
         body = body[:cue.start()] if cue is not None else body  # what comes before "if", "would", ... stands
         if not body.strip():
             continue
         found = _named_later(found + _sentence_mentions(body.rstrip(".! ")), body)
-    return _merged([m for m in found if m.name is not None or (m.relation in _KEEP_NAMELESS and _lasting(m))])
+    return merged([m for m in found if m.name is not None or (m.relation in _KEEP_NAMELESS and _lasting(m))])
+
+
+def _past_cue(rest: str) -> list[PersonMention]:
+    """Who "my aunt Maria" is stands after a want or a plan ("I want to thank my aunt Maria"); not after a
+    supposition, fiction or naming ("if my sister Anna ...", "I might name my daughter Rose").
+    """
+    if SUPPOSED.search(rest) or _NAMING_ASKED.search(rest):
+        return []
+    return [_mention(m["rel"], n) for m in _NAMED[0].finditer(rest) for n in _names(m["names"])
+            if not (GIVING.search(rest, 0, m.start()) and not OBJECT_AFTER.match(rest, m.end()))]
 
 
 def _sentence_mentions(body: str) -> list[PersonMention]:
@@ -207,8 +223,8 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
     for m in _GONE.finditer(body):
         rel, named = m["rel"] or m["rel2"], m["names"] or m["names2"]
         out.append(replace(_mention(rel, _name(named)), ended=True))
-    if len(out) == ended:  # "my ex and I split up" ends a relation; only then is "and I" no news
-        out += [_mention(m["rel"], None, existing=True) for m in _TOGETHER.finditer(body)]
+    if len(out) == ended:  # "my ex and I split up" ends a relation; only then is "and I" no news; first, as
+        out = [_mention(m["rel"], None, existing=True) for m in _TOGETHER.finditer(body)] + out  # not the one named
     if (said := _CONTRACTED.match(body)) is not None:
         out.append(_mention(said["kin"] or said["rel"], None, existing=True))
     first = clauses(body)[0] if body.strip(" .!") else body  # "... lives in Rome and I have a dog": Rex is not hers
@@ -228,7 +244,8 @@ def _capitalised(text: str) -> str:
     def cap(m: re.Match[str]) -> str:
         group = next(g for g in ("w", "w2", "w3") if m[g])
         word = m[group]
-        if word in NOT_NAMES or relation_of(word) is not None:
+        verb = word.endswith("ing") or word.endswith("ed") and len(word) > 5 and not word.endswith("mmed")
+        if word in NOT_NAMES | OWNED_THINGS or relation_of(word) is not None or verb:  # "my daughter graduated"
             return m.group(0)
         start = m.start(group) - m.start()
         return m.group(0)[:start] + word.capitalize() + m.group(0)[start + len(word):]
@@ -278,21 +295,3 @@ def _name(raw: str | None) -> str | None:
 def _lasting(mention: PersonMention) -> bool:
     """Whether a nameless mention says something worth a record: they exist, ended, or a fact."""
     return mention.ended or mention.fact is not None
-
-
-def _merged(mentions: list[PersonMention]) -> list[PersonMention]:
-    """One mention per (relation, name, species), keeping any fact, word and end; a nameless one joins
-    the one named mention of its relation ("our hamster is called Peanut"), or else the nameless one
-    of its species or word ("a son and a daughter" are two); an existence mark is no fact
-    (``_EXISTS`` becomes None).
-    """
-    out: dict[tuple[str, str | None, str | None], PersonMention] = {}
-    for m in mentions:
-        named = [k for k in out if k[1] is not None and k[0] == m.relation and m.species in (None, k[2])]
-        key = named[0] if m.name is None and len(named) == 1 else (m.relation, m.name, m.species or (
-            m.word if m.name is None else None))
-        old = out.get(key)
-        if old is not None:
-            m = replace(old, ended=old.ended or m.ended, fact=old.fact or m.fact, word=old.word or m.word)
-        out[key] = m
-    return [replace(m, fact=m.fact or None) for m in out.values()]

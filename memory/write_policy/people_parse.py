@@ -34,7 +34,20 @@ _NAMING = {"call", "name"}
 # Words that name children only when names follow ("my boys, Finn and Oscar"), never in the shared table.
 _WITH_NAMES = {"boys": "sons", "girls": "daughters"}
 _KIN = {"partner", "child", "parent", "sibling", "grandparent", "grandchild"}
-_HEADLINE_WORDS = {"son", "daughter", "wife", "husband", "hubby", "stepson", "stepdaughter"}
+_HEADLINE_WORDS = {"son", "daughter", "wife", "husband", "hubby", "stepson", "stepdaughter", "grandma", "grandpa",
+                   "granny", "nana", "grandad", "granddad"}  # "Grandma Rosa turns 90"
+_BARE_KIN = {"mum", "mom", "mam", "dad"}  # "while mum worked nights": the user's, with no "my"
+# "Kiki my tortoise hasnt eaten": a name first with no comma, not a word that starts a sentence
+_NAME_FIRST = re.compile(r"^(?P<name>[A-Z][a-z]+),? (?:my|our) (?P<word>[a-z]+(?:-[a-z]+)*)\b")
+_NOT_FIRST = {"sorry", "please", "help", "update", "ugh", "honestly", "basically", "anyway", "today", "btw", "ps",
+              "congrats", "happy", "poor", "dear", "love", "also", "plus", "since", "because", "after", "before",
+              "while", "until", "unless", "like", "with", "without", "for", "about", "at", "on", "in", "to", "from",
+              "both", "all", "even", "once", "just", "only", "sadly", "truly", "early", "daily", "fully", "badly",
+              "oddly", "newly", "soon", "later", "maybe", "sometimes", "tonight", "last", "this", "every", "since",
+              "when", "if", "as", "omg", "wow", "yay", "aww", "hmm", "um", "whenever", "lately", "besides", "guess",
+              "crazy", "proud", "excited", "weird", "funny", "lol", "lmao", "welp", "yep", "nope", "sure", "hooray",
+              "tell", "ask", "call", "remind", "thank", "wish", "take", "get", "give", "show", "let", "send", "text",
+              "message", "email", "invite", "hug", "kiss", "meet", "pick", "bring", "say", "write", "make", "find"}
 _WISHING = {"go", "want", "plan", "hope", "wish", "intend", "think", "consider", "like", "love", "need", "try"}
 _PARTING = {"leave", "lose", "divorce", "dump", "bury", "miss", "marry", "ditch"}
 _HEDGES = {"would", "could", "might", "should", "may", "'d", "wanna", "gonna"}
@@ -61,7 +74,9 @@ def parsed_people(body: str) -> list[ParsedPerson]:
         if word is None or _hedged(token):
             continue
         owner = next((c for c in token.children if c.dep_ == "poss" and c.lower_ in _OWNERS), None)
-        if owner is None and not _had(token) and not _headline(token) and not _named_by_user(token):
+        bare = owner is None and token.lower_ in _BARE_KIN and token.dep_ == "nsubj" and not any(
+            c.dep_ in ("det", "poss", "compound") for c in token.children)
+        if owner is None and not bare and not _had(token) and not _headline(token) and not _named_by_user(token):
             continue
         start = owner.idx if owner is not None else token.idx
         if GIVING.search(body, 0, start) or ADDRESSED.search(body, 0, start):
@@ -69,9 +84,20 @@ def parsed_people(body: str) -> list[ParsedPerson]:
         names = [*_linked_names(token)]
         out += [ParsedPerson(word=word, name=name, start=start) for name in names]
         subject = token.tag_ != "NNS" and (token.dep_ in ("nsubj", "nsubjpass") or _told(token))
-        if not names and not naming and owner is not None and subject and relation_of(word) in _KIN:
+        if not names and not naming and (owner is not None or bare) and subject and relation_of(word) in _KIN:
             out.append(ParsedPerson(word=word, name=None, start=start))  # "My dad drove four hours to help me"
+    first = _NAME_FIRST.match(body)
+    if first is not None and relation_of(first["word"]) is not None and doc[0].pos_ not in ("VERB", "AUX", "INTJ") and (
+            (name := first["name"]).lower() not in NOT_NAMES | NOT_A_NAME | _NOT_FIRST
+            and not name.endswith(("ing", "ed")) and not (name.endswith("ly") and len(name) > 5) and _name_like(name)):
+        out.insert(0, ParsedPerson(word=first["word"], name=name, start=first.start("word")))
     return out
+
+
+def _name_like(word: str) -> bool:
+    """Whether the parser reads ``word`` as a name where only a name fits ("Meanwhile", "Proud" it does not)."""
+    doc = doc_of(f"I met {word} yesterday.")
+    return doc is not None and len(doc) > 2 and doc[2].pos_ == "PROPN"
 
 
 def _relation_word(token: Any) -> str | None:

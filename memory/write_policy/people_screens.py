@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from memory.write_policy.hypotheticals import SUPPOSING
+
 # After a verb of giving, "my son Lego" is two objects unless a third follows ("gave my son Leo a bike")
 GIVING = re.compile(r"\b(?:gave|give|gives|giving|bought|buy|buys|buying|got|get|gets|getting|sent|send|sends|taught|"
                     r"teach|teaches|made|make|makes|showed|show|shows|cooked|cook|baked|bake|"
@@ -24,3 +26,7 @@ OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|our|my|his|her|their|its|this|that|th
                           re.IGNORECASE)
 # "I got my son a bike": a gift's receiver, not news of the son
 BOUGHT_FOR = re.compile(r"\b(?:got|bought) (?:my|our)\b", re.IGNORECASE)
+# What makes "my sister Anna" no fact even after a want or a modal: a supposition, fiction, a naming
+# ("if my husband Tom left", "in the book my sister Anna", "I might name my daughter Rose")
+SUPPOSED = re.compile(rf"\b(?:{SUPPOSING}|what if|novel|story|book|game|dream\w*|show|movie|film|series|play|comic|"
+                      r"sitcom|character|fictional|let's say|call\w*|nam(?:e|es|ed|ing)|nickname\w*)\b", re.IGNORECASE)

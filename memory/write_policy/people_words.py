@@ -27,16 +27,22 @@ NOT_NAMES = frozenset(
     "probably absolutely apparently secretly sometimes mostly barely hardly rarely constantly clearly obviously "
     "suddenly only kinda lowkey work".split())
 
+# What a lower-case writer owns after "my sister" with no "'s" ("my dad car broke down"): no name.
+OWNED_THINGS = frozenset(
+    "phone car house room job work school homework birthday bday wedding team class teacher boss hair laptop "
+    "computer bike bed food dinner lunch party game stuff clothes money flight visa health surgery appointment "
+    "graduation funeral place apartment flat new old friend friends ex dog cat kids baby".split())
+
 _WORDS: dict[str, tuple[str, ...]] = {
     "partner": ("wife", "husband", "hubby", "partner", "spouse", "girlfriend", "boyfriend", "gf", "bf",
                 "fiance", "fiancé", "fiancee", "fiancée", "other half", "better half", "missus", "wifey",
-                "hubs", "bae"),
+                "hubs", "bae", "husbend", "hubbie", "boyfreind", "girlfreind"),
     "ex_partner": ("ex", "ex-wife", "ex-husband", "ex-girlfriend", "ex-boyfriend", "ex-partner", "ex-fiance",
                    "ex-fiancé", "ex-fiancee", "ex-fiancée"),
     "child": ("son", "daughter", "kid", "child", "baby", "toddler", "stepson", "stepdaughter", "sons", "daughters",
               "kids", "children", "twins", "twin girls", "twin boys", "eldest", "youngest", "oldest", "little one",
               "baby girl", "baby boy",
-              "stepkids", "stepchildren", "daugther"),
+              "stepkids", "stepchildren", "daugther", "doughter", "daugter"),
     "parent": ("mom", "mum", "mother", "dad", "father", "mam", "stepmom", "stepmum", "stepdad", "stepfather",
                "stepmother", "parents", "mummy", "mommy", "daddy", "mama"),
     "sibling": ("brother", "sister", "sibling", "twin", "brothers", "sisters", "siblings", "stepbrother",
@@ -70,6 +76,8 @@ SPECIES: dict[str, str | None] = {
     **dict.fromkeys(("parrot", "parrots", "budgie", "cockatiel", "parakeet", "cockatoo", "canary"), "bird"),
     **dict.fromkeys(("tortoise", "turtle"), "tortoise"),
     **dict.fromkeys(("horse", "horses", "pony"), "horse"),
+    **dict.fromkeys(("goat", "goats"), "goat"), **dict.fromkeys(("donkey", "donkeys"), "donkey"),
+    **dict.fromkeys(("alpaca", "alpacas"), "alpaca"),
     **dict.fromkeys(("goldfish",), "fish"),
     **dict.fromkeys(("hen", "hens"), "chicken"),
     **dict.fromkeys(("snake", "lizard", "gecko", "ferret", "hedgehog", "chinchilla", "iguana", "axolotl"), None),
@@ -93,6 +101,9 @@ def _alternation(words: list[str]) -> str:
 
 
 RELATION_WORD = _alternation(list(WORD_RELATION))  # every word above, longest first
+# A dictated run-on names the relative just said with no comma: "i have one daughter her name is Aisha"
+RUN_ON_NAMING = re.compile(rf"\b(?P<w>{RELATION_WORD})(?= (?:his|her|their|its) name\b| (?:he|she|they)(?:'s| is| are) "
+                           r"(?:called|named)\b)", re.IGNORECASE)
 PET_WORD = _alternation(list(SPECIES))
 # How a couple's ending is said, after "we", "X and I" or before "with my partner".
 BREAK_UP = (r"(?:broke up|broken up|split up|split|separated|got divorced|divorced|called it quits|ended things|"
