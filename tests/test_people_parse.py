@@ -48,3 +48,9 @@ def test_the_parse_links_a_name_to_the_users_relation(text: str, expected: list[
 ])
 def test_the_parse_leaves_traps_alone(text: str) -> None:
     assert [m.name for m in mentions_in(text) if m.name is not None] == []
+
+
+@pytest.mark.parametrize("text", ["my mom called Verizon about the bill", "my dad called Anna yesterday",
+                                  "Hug my dog for me"])
+def test_a_phoned_name_or_an_imperative_verb_is_no_name(text: str) -> None:
+    assert [m.name for m in mentions_in(text) if m.name] == []

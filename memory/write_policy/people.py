@@ -17,12 +17,12 @@ import re
 from dataclasses import replace
 
 from memory.text import statements
+from memory.write_policy import people_screens as screens
 from memory.write_policy.chat_forms import statement_before_question
 from memory.write_policy.clauses import clauses
 from memory.write_policy.hypotheticals import HYPOTHETICAL
 from memory.write_policy.people_merged import merged
 from memory.write_policy.people_parse import parsed_people
-from memory.write_policy.people_screens import ADDRESSED, BOUGHT_FOR, GIVING, OBJECT_AFTER, REQUEST, SUPPOSED
 from memory.write_policy.people_words import (
     BREAK_UP,
     NOT_NAMES,
@@ -64,10 +64,12 @@ _NAMING_ASKED = re.compile(r"\b(?:call|name|naming|calling)\b", _I)  # "should I
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF][\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*")
 _FILLER = re.compile(r"^(?:(?:oh|well|so|also|btw|by the way|fyi|and|but|actually|anyway|guess what|news|update|"
                      r"ok|okay|yeah|yes|hey|hi|hello|omg|wow|finally|big news)\b[,:!.]?\s*)+", _I)
+_EXISTS = ""  # a mention that says the person exists, with nothing more to keep as a fact
 _TRANSIENT = re.compile(r"^(?:is |are |was |were |'s )?(?:not |so |really |very )?(?:sick|ill|tired|sad|upset|angry|"
                         r"mad|late|busy|away|here|home|asleep|hungry|coming|visiting|waiting|out|being|going|annoying|"
                         r"driving me|on (?:his|her|their) way)\b", _I)
 
+_PHONED = rf"(?!\s+{screens.PHONED_AFTER})"  # "my mom called Verizon about the bill"
 _NAMED = (
     # "my girlfriend Marta", "our dog, Rex", "my kids Tom and Ella"
     re.compile(rf"\b(?:my|our) {_DESCRIBED}{_MOD}{_KIND}{_REL}{_AFTER_REL},? (?P<names>{_NAMES})\b", _I),
@@ -75,7 +77,7 @@ _NAMED = (
     re.compile(rf"\b(?:my|our) {_MOD}{_REL}(?:, an? (?:[\w-]+ )?(?:{PET_WORD}))?(?:'?s? name(?: is|'s|:)?|'s called|"
                rf"'s named| is called| is named| named| called| whose name is|"
                rf",? who(?:'s| is) (?:called|named)) "
-               rf"(?P<names>{_NAMES})\b", _I),
+               rf"(?P<names>{_NAMES})\b{_PHONED}", _I),
     # "Anna is my sister", "Marta, my girlfriend, ..."
     re.compile(rf"(?:^|[,;] |\band )(?P<names>{_NAME})(?: is|,) (?:my|our) {_MOD}{_REL}{_AFTER_REL}\b", _I),
     # "RIP Goldie, our goldfish —", "Jake (my stepson)", "Skip and Meg, my two collies,": an apposition that closes
@@ -173,7 +175,8 @@ def mentions_in(text: str) -> list[PersonMention]:
     for sentence in statements(_capitalised(text) if text == text.lower() else text):
         body = _FILLER.sub("", RUN_ON_NAMING.sub(r"\g<w>,", sentence.strip()))
         if body.endswith("?"):  # "can you help me write a card for my sister Leah?" still says who Leah is
-            if not SUPPOSED.search(REQUEST.sub("", body)) and not _NAMING_ASKED.search(body):  # "should I tell"
+            asked = screens.SUPPOSED.search(screens.REQUEST.sub("", body)) or _NAMING_ASKED.search(body)
+            if not asked:  # "should I tell my boyfriend Liam?" still says who Liam is
                 found += [_mention(m["rel"], n) for m in _NAMED[0].finditer(body) for n in _names(m["names"])]
                 found += [_mention(p.word, p.name) for p in parsed_people(body) if p.name is not None]
             body = statement_before_question(body) or ""
@@ -190,21 +193,22 @@ def _past_cue(rest: str) -> list[PersonMention]:
     """Who "my aunt Maria" is stands after a want or a plan ("I want to thank my aunt Maria"); not after a
     supposition, fiction or naming ("if my sister Anna ...", "I might name my daughter Rose").
     """
-    if SUPPOSED.search(rest) or _NAMING_ASKED.search(rest):
+    if screens.SUPPOSED.search(rest) or _NAMING_ASKED.search(rest):
         return []
     return [_mention(m["rel"], n) for m in _NAMED[0].finditer(rest) for n in _names(m["names"])
-            if not (GIVING.search(rest, 0, m.start()) and not OBJECT_AFTER.match(rest, m.end()))]
+            if not (screens.GIVING.search(rest, 0, m.start()) and not screens.OBJECT_AFTER.match(rest, m.end()))]
 
 
 def _sentence_mentions(body: str) -> list[PersonMention]:
     out: list[PersonMention] = []
     for pattern in _NAMED:
         out += [_mention(m["rel"], name) for m in pattern.finditer(body) for name in _names(m["names"])
-                if not (GIVING.search(body, 0, m.start()) and not OBJECT_AFTER.match(body, m.end()))
-                and not ADDRESSED.search(body, 0, m.start())]
+                if not (screens.GIVING.search(body, 0, m.start()) and not screens.OBJECT_AFTER.match(body, m.end()))
+                and not screens.ADDRESSED.search(body, 0, m.start())]
     out += [_mention(p.word, p.name, existing=p.name is None) for p in parsed_people(body)]  # people_parse.py
     for m in _HAS.finditer(body):
-        if BOUGHT_FOR.search(m.group(0)) and relation_of(m["rel"]) != "pet" and not OBJECT_AFTER.match(body, m.end()):
+        given = screens.BOUGHT_FOR.search(m.group(0)) and not screens.OBJECT_AFTER.match(body, m.end())
+        if given and relation_of(m["rel"]) != "pet":
             continue  # "I bought my son Lego": a person is bought for, not bought
         out += [_mention(m["rel"], name, existing=True) for name in _names_or_none(m["names"])]
         end = m.end()
@@ -216,7 +220,7 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
         out.append(PersonMention(name=_name(named), relation="partner", fact=_EXISTS))
     ended = len(out)
     for pattern in (*_BREAKS, _BROKE_FROM):
-        for m in (m for m in pattern.finditer(body) if not OBJECT_AFTER.match(body, m.end())):
+        for m in (m for m in pattern.finditer(body) if not screens.OBJECT_AFTER.match(body, m.end())):
             groups = m.groupdict()
             named, word = groups.get("names") or groups.get("names2"), groups.get("rel")
             out.append(PersonMention(name=_name(named), relation="ex_partner", ended=True, word=word and word.lower()))
@@ -234,9 +238,6 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
         said = third_person(fact.string) if lasting else _EXISTS
         out.append(replace(_mention(fact["rel"], _name(fact["names"])), fact=said))
     return [m for m in out if m.relation]
-
-
-_EXISTS = ""  # a mention that says the person exists, with nothing more to keep as a fact
 
 
 def _capitalised(text: str) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory.write_policy.parse import doc_of
-from memory.write_policy.people_screens import ADDRESSED, GIVING
+from memory.write_policy.people_screens import ADDRESSED, GIVING, PHONED_AFTER
 from memory.write_policy.people_words import NOT_NAMES, relation_of
 from memory.write_policy.phrasings import HEALTH_STATES
 from memory.write_policy.self_names import NOT_A_NAME
@@ -91,7 +91,20 @@ def parsed_people(body: str) -> list[ParsedPerson]:
             (name := first["name"]).lower() not in NOT_NAMES | NOT_A_NAME | _NOT_FIRST
             and not name.endswith(("ing", "ed")) and not (name.endswith("ly") and len(name) > 5) and _name_like(name)):
         out.insert(0, ParsedPerson(word=first["word"], name=name, start=first.start("word")))
-    return out
+    return [p for p in out if not _misread(p.name, body)]
+
+
+# "my mom called Verizon about the bill", "my dad called Anna yesterday": phoned, not named
+_PHONED = re.compile(rf"\bcalled (?P<name>\w+)\s+{PHONED_AFTER}", re.IGNORECASE)
+
+
+def _misread(name: str | None, body: str) -> bool:
+    """A name that is the verb of an imperative ("Hug my dog for me") or whom someone phoned."""
+    if name is None:
+        return False
+    first = body.split(maxsplit=1)[0] if body.strip() else ""
+    phoned = any(m["name"] == name for m in _PHONED.finditer(body))
+    return phoned or (first == name and name.lower() in _NOT_FIRST)
 
 
 def _name_like(word: str) -> bool:

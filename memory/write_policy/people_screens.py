@@ -30,3 +30,5 @@ BOUGHT_FOR = re.compile(r"\b(?:got|bought) (?:my|our)\b", re.IGNORECASE)
 # ("if my husband Tom left", "in the book my sister Anna", "I might name my daughter Rose")
 SUPPOSED = re.compile(rf"\b(?:{SUPPOSING}|what if|novel|story|book|game|dream\w*|show|movie|film|series|play|comic|"
                       r"sitcom|character|fictional|let's say|call\w*|nam(?:e|es|ed|ing)|nickname\w*)\b", re.IGNORECASE)
+# What follows a name that someone phoned, not was named: "my mom called Verizon about the bill"
+PHONED_AFTER = r"(?:about|yesterday|today|tonight|earlier|again|back|me|us|him|her|them|to say|to tell)\b"
