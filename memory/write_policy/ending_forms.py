@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from memory.write_policy.ending_idioms import UNTIL_THEN, idiomatic_endings
 from memory.write_policy.people_words import BREAK_UP, PET_WORD
 
 _I = re.IGNORECASE
@@ -32,11 +33,6 @@ _OVER = (r"(?=\s*(?:$|[,.;!?:)]| (?:last|in|on|after|a (?:few|couple|year|month|
 # A move bounded by a short span or a purpose is a visit: "we moved to Leeds from London for a week".
 _NOT_A_VISIT = (r"(?![^,.;!?]*\bfor (?:a|an|the|one|two|three|\d+|a few|a couple of) (?:days?|weeks?|weekends?|"
                 r"holidays?|visit|trip|night|nights|months?)\b)")
-# A named place or firm, then "until" a time gone by.
-_UNTIL_THEN = (r"(?P<x>(?:the )?(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) (?:until|till|up to) "
-               r"(?=(?:(?:19|20)\d\d|january|february|march|april|may|june|july|august|september|october|november|"
-               r"december|last|recently|a (?:few|couple)|\w+ (?:years?|months?) ago|the (?:pandemic|end of|start of|"
-               r"summer|spring|autumn|fall|winter))\b)")
 _HAVE = r"(?:have |'ve |had |'d )?"
 # Days, months and feasts: "I gave up Sunday mornings", "I cancelled Christmas" end no state.
 _NOT_THING = (r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|january|february|march|april|may|june|july|"
@@ -119,8 +115,8 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 rf"our )?home {ANYMORE})(?=\s*(?:$|[,.;!]| (?:since|now|so|and|but|because|after|we|i)\b))", _I),
      r"\g<p>I no longer live in \g<x>"),
     # "I worked at Google until 2022", "I lived in Rome till last year"
-    (re.compile(rf"\bI worked (?P<p>at|in|for) {_UNTIL_THEN}", _I), r"I no longer work \g<p> \g<x>, until "),
-    (re.compile(rf"\bI lived (?P<p>in) {_UNTIL_THEN}", _I), r"I no longer live \g<p> \g<x>, until "),
+    (re.compile(rf"\bI worked (?P<p>at|in|for) {UNTIL_THEN}", _I), r"I no longer work \g<p> \g<x>, until "),
+    (re.compile(rf"\bI lived (?P<p>in) {UNTIL_THEN}", _I), r"I no longer live \g<p> \g<x>, until "),
     # Work ("laid off from the warehouse" is turns_of_phrase.py's); retiring is news of its own
     # (occupation "retired"), kept next to what it ended.
     (re.compile(r"\bI (?:have |'ve )?retired from (?=\w+ing\b)", _I), "I retired, I stopped "),
@@ -237,6 +233,7 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 def ended_sentence(sentence: str) -> str:
     """``sentence`` with its whole-sentence ending forms written as the clauses ``CESSATION`` reads."""
+    sentence = idiomatic_endings(sentence)
     for pattern, replacement in SENTENCE_FORMS:
         sentence = pattern.sub(replacement, sentence)
     return sentence.strip()
