@@ -34,6 +34,11 @@ def _ended(text: str) -> list[str]:
     ("I'm retired now, I used to be an engineer.", "engineer"),
     ("Since I don't drive anymore, what's the best way to get to Leeds?", "drive"),
     ("i stoped eating meat last year", "meat"),
+    ("Used to smoke but quit 5 years ago.", "smoke"),
+    ("Was a vegetarian for years, not anymore.", "vegetarian"),
+    ("I don't stay in Abuja again, I relocated to Lagos.", "abuja"),
+    ("I closed my Etsy shop.", "shop"),
+    ("I'm not in Mumbai anymore.", "mumbai"),
 ])
 def test_an_idiomatic_or_contrasted_ending_is_a_negation(text: str, word: str) -> None:
     ended = _ended(text)
@@ -62,6 +67,9 @@ def test_an_idiomatic_or_contrasted_ending_is_a_negation(text: str, word: str) -
     "She used to be a nurse but now she works in IT.",
     "I chucked the drink at him.",
     "We left Paris and moved to the hotel.",
+    "I used to drink tea as a kid, now I drink it every day.",
+    "I closed my shop early today.",
+    "I don't want to do that again.",
 ])
 def test_a_look_alike_of_an_idiom_ends_nothing(text: str) -> None:
     assert _ended(text) == []

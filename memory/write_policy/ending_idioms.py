@@ -30,10 +30,18 @@ _SINCE = rf"(?:(?:19|20)\d\d|\w+ (?:years?|months?)|years|ages|months|{_GONE_BY}
 _ENDS = (r"(?=\s*(?:$|[,.;!]| (?:in|last|this|for good|after|since|because|and|now|years|months|a|an|\d+|two|three|"
          r"four|five|ten)\b))")
 _NOW = r"(?:now|these days|nowadays)\b"
-# "now" after a past state, in its clause or the next: "…, now I'm in sales", "… but I eat meat now".
-_THEN_NOW = rf"(?=(?:I |I'm |I've )?{_NOW}|(?:I|I'm|I've)\b[^.?!]*\b{_NOW})"
+# "now" after a past state, in its clause or the next: "…, now I'm in sales", "… but I eat meat now";
+# not one that goes on ("…, now I drink it every day").
+_THEN_NOW = (rf"(?![^.?!]*\b(?-i:it|them|still|more|too|even)\b)"
+             rf"(?=(?:I |I'm |I've )?{_NOW}|(?:I|I'm|I've)\b[^.?!]*\b{_NOW})")
 # A state held now, set against one held before: "I'm retired now", "I'm teetotal these days".
 _NOW_STATE = rf"I(?:'m| am) (?:now )?(?:retired|an? [\w-]+|in [\w-]+|teetotal|vegan|vegetarian|sober) {_NOW}"
+# What one was (a role, a diet, a fan) and did (a habit, a home, a job) before a plain "but not anymore".
+_WAS = rf"(?:{_ROLE}|vegetarian|vegan|pescatarian|teetotal|religious|(?:a )?{_CAP}(?: fan| supporter)?)"
+_HABIT = (r"(?:smoke|drink|vape|eat meat|eat fish|drive|run|swim|cycle|play [\w-]+(?: [\w-]+)?|live in [\w -]+?|"
+          r"work (?:at|in|for|as) [\w -]+?)")
+_BUT_NO_MORE = (r"(?: for [\w ]+?)?,? (?:but )?(?:(?:I'm |I am |I do )?not (?:any ?more|any longer)\b|(?:I )?(?:have |"
+                r"'ve )?(?:quit|stopped|gave (?:it |that )?up|given (?:it |that )?up)\b(?! (?:on|at|by|for|to)\b))")
 _VICES = r"(?:sauce|booze|drink|fags|cigs|cigarettes|smokes|ciggies|weed|vapes?|bottle)"
 
 # An ending given as the reason for a request: "Since I don't drive anymore, what's …?" (the
@@ -96,6 +104,17 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"^(?P<a>{_NOW_STATE})[,;]? (?:but |and )?I used to (?P<x>(?:drink|smoke|eat meat|"
                 r"vape|work (?:at|in|for|as) [\w -]+|live in [\w -]+))",
                 _I), r"\g<a>, I don't \g<x> anymore"),
+    # "Used to smoke but quit 5 years ago", "I used to drink, not anymore", "Was vegetarian for years, not anymore"
+    (re.compile(rf"{_ME}(?:I )?(?:was|used to be) (?P<x>{_WAS}){_BUT_NO_MORE}", _I), r"I'm not \g<x> anymore"),
+    (re.compile(rf"{_ME}(?:I )?used to (?P<x>{_HABIT}){_BUT_NO_MORE}", _I), r"I don't \g<x> anymore"),
+    # A West African and Indian "again" for "anymore": "I don't stay in Abuja again"
+    (re.compile(r"\bI (?:don't|do not|no longer) (?P<x>(?:stay|live|work|eat|drink|smoke|attend)\b[^,.;!?]*?) again\b",
+                _I), r"I don't \g<x> anymore"),
+    # A business closed: "I closed my Etsy shop", "I shut down my bakery last year"
+    (re.compile(r"\bI(?:'ve| have)? (?:closed|shut|wound up)(?: down| up)? (?P<x>my (?:[\w-]+ )?(?:shop|business|"
+                r"company|bakery|restaurant|cafe|café|salon|studio|store|practice|firm))\b(?!\s+(?:for|early|at|on|"
+                r"today|tonight|this|until|till|over)\b)", _I), r"I don't have \g<x> anymore"),
+    (re.compile(r"\bI(?:'ve| have)? (?:officially|finally|just) retired\b", _I), "I retired"),
     # "I haven't smoked since 2019", "I haven't had a drink in two years"
     (re.compile(rf"\bI (?:haven't|have not|'ve not) (?:smoked|vaped|had a (?:cigarette|smoke|fag)|touched a cigarette) "
                 rf"(?:since|in|for) (?={_SINCE})", _I), "I gave up smoking, "),
