@@ -12,7 +12,7 @@ own is deleted. Each function returns (keys deleted, keys cut).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langgraph.store.base import BaseStore
@@ -65,17 +65,27 @@ def cut_messages(store: BaseStore, scope: UserScope, needle: Needle, found: Foun
 
 def cut_episodes(store: BaseStore, scope: UserScope, needle: Needle, found: Found) -> Cut:
     """Cut the part from each matched episode or roll-up, keeping each kept line's time."""
+    return _cut_each(store, found, lambda value: _cut_episode(value, needle), index=None)
+
+
+def _cut_each(
+    store: BaseStore, found: Found, cut_one: Callable[[dict[str, Any]], dict[str, Any] | None], index: bool | None
+) -> Cut:
+    """Each found record cut by ``cut_one``: deleted when it gives None, put back when it gives a new value."""
     gone, cut = [], []
     for namespace, key in found:
         item = store.get(namespace, key)
         if item is None:
             continue
-        value = _cut_episode(item.value, needle)
+        value = cut_one(item.value)
         if value is None:
             store.delete(namespace, key)
             gone.append(key)
         elif value is not item.value:
-            store.put(namespace, key, value)
+            if index is None:
+                store.put(namespace, key, value)
+            else:  # False keeps an unindexed kind (a profile slot) unindexed, as its layer writes it
+                store.put(namespace, key, value, index=index)
             cut.append(key)
     return sorted(gone), sorted(cut)
 
@@ -103,19 +113,11 @@ def cut_statements(store: BaseStore, scope: UserScope, needle: Needle, found: Fo
     """A profile slot or fact goes whole, unless the words are one value of a list it holds:
     "The user speaks French and Spanish." forgetting Spanish keeps "The user speaks French."
     """
-    gone, cut = [], []
-    for namespace, key in found:
-        item = store.get(namespace, key)
-        if item is None:
-            continue
-        value = _cut_values(item.value, needle)
-        if value is None:
-            store.delete(namespace, key)
-            gone.append(key)
-        else:
-            store.put(namespace, key, value, index=None if namespace[-1] == FACTS else False)  # as the layer does
-            cut.append(key)
-    return sorted(gone), sorted(cut)
+    facts = [f for f in found if f[0][-1] == FACTS]
+    slots = [f for f in found if f[0][-1] != FACTS]
+    gone, cut = _cut_each(store, facts, lambda value: _cut_values(value, needle), index=None)
+    gone2, cut2 = _cut_each(store, slots, lambda value: _cut_values(value, needle), index=False)
+    return sorted(gone + gone2), sorted(cut + cut2)
 
 
 def _cut_values(value: dict[str, Any], needle: Needle) -> dict[str, Any] | None:

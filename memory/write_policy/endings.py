@@ -17,6 +17,7 @@ import re
 from memory.write_policy.base import CandidateFact
 from memory.write_policy.ending_forms import ANYMORE, BARE
 from memory.write_policy.person import third_person
+from models.word_split import reply_words
 
 _I = re.IGNORECASE
 _STOPPED = r"(?:'ve|'d| have)? (?:just |finally |recently |completely |officially )?(?:stopped|quit|given up|gave up)"
@@ -172,7 +173,7 @@ def loose_ending(positive: str, clause: str) -> CandidateFact:
     m = re.match(rf"^i{_STOPPED} (?P<g>[a-z]+ing\b)", clause, _I)
     value = m["g"] + rest[len(rest.split(" ", 1)[0]):] if m and m["g"].lower() != "being" else rest
     verb, _, thing = value.partition(" ")
-    if thing and not m and verb.lower() not in re.findall(r"[\w'-]+", clause.lower()):
+    if thing and not m and verb.lower() not in reply_words(clause.lower()):
         value = thing  # "I gave up coffee" ends "drink coffee": its value is the user's "coffee"
     value = re.sub(r"^(?:an?|the) ", "", value, flags=_I)  # "stopped being a smoker": the value is "smoker"
     if rest.split(" ", 1)[0].lower().endswith("ing"):  # a verb without a known base form: "caring what people think"
