@@ -130,8 +130,8 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bI (?:have |'ve )?dropped out(?: of)? (?=(?:the|my) |(?-i:[A-Z])|(?:uni|university|college|"
                 r"school|grad school|law school|med school)\b)", _I), "I quit "),
     # Things had: "I sold my car", "we got rid of the caravan", "I cancelled my gym membership"
-    (re.compile(rf"\b(?:I|we) {_HAVE}(?:sold|got rid of|gotten rid of|given away|gave away|scrapped) "
-                rf"(?P<x>(?:my|our|the) (?:(?:[\w-]+ )?{_HAD}|"
+    (re.compile(rf"(?:\b(?:I|we) {_HAVE}|^)(?:sold|got rid of|gotten rid of|given away|gave away|scrapped) "
+                rf"(?P<x>(?:my|our|the) (?:(?:[\w-]+ )?{_HAD}(?: {_NAME})?|"
                 rf"(?-i:[A-Z])[\w-]+))\b", _I), r"I don't have \g<x> anymore"),
     (re.compile(rf"\bI {_HAVE}(?:cancell?ed|ended|terminated|closed|deleted|quit|let go of|ditched|dropped|stopped) "
                 rf"(?P<x>(?:my|the|our) (?:[\w-]+ ){{1,2}}?{_ACCOUNT}|"
@@ -164,8 +164,9 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"^(?:(?:sadly|so|well|update|news)[,:]? )*(?:my|our) (?P<x>{PET_WORD})(?:,? (?P<n>{_NAME}),?)? "
                 r"(?:just |recently |sadly |finally )?(?:died|passed away|passed|was put down|had to be put down|"
                 r"ran away|was rehomed)\b", _I), r"I don't have my \g<x> \g<n> anymore"),
-    (re.compile(rf"\bwe (?:just |recently |sadly |finally )?(?:lost|rehomed|gave away|had to (?:rehome|put down)) "
-                rf"(?:my|our) (?P<x>{PET_WORD})\b", _I), r"I don't have my \g<x> anymore"),
+    (re.compile(rf"(?:\b(?:I|we) |^)(?:just |recently |sadly |finally )?(?:lost|rehomed|gave away|had to "
+                rf"(?:rehome|put down)) (?:my|our) (?P<x>{PET_WORD})(?:,? (?P<n>{_NAME}))?\b", _I),
+     r"I don't have my \g<x> \g<n> anymore"),
     (re.compile(rf"\b(?:I|we) {_HAVE}(?:just |recently |sadly |finally )?(?:had to )?put (?:my|our) (?P<x>{PET_WORD})"
                 rf"(?: {_NAME})? (?:down|to sleep)\b", _I), r"I don't have my \g<x> anymore"),
     (re.compile(r"\bI(?:'ve| have)? (?:just |finally )?stopped (?=(?:my|the) (?:[\w-]+ ){0,3}?(?:classes|lessons|"

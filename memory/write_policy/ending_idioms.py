@@ -50,12 +50,22 @@ REASON_ENDING = re.compile(
     r"^(?:since|as|because|cos|coz|now that|seeing as) (?=I(?:'ve| have)? (?:stopped|quit|gave up|"
                 r"given up)\b|I(?:'m| am| do|)(?: not|n'?t| no longer)\b[^,?]*\b(?:anymore|any more|any longer|"
                 r"no longer)\b)", _I)
+# A subjectless ending before a question: "not playing netball anymore since …, what else can I do?"
+_SUBJECTLESS_REASON = re.compile(r"^(?=not \w+ing\b[^,?]*\b(?:anymore|any more|any longer)\b)", _I)
+
+
+def reason_first(sentence: str) -> str:
+    """``sentence`` with an ending given as the reason for a request as the user's own first clause."""
+    return _SUBJECTLESS_REASON.sub("I'm ", REASON_ENDING.sub("", sentence))
+
+
 IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
     # Typos seen in chat: "i stoped eating meat"
     (re.compile(r"\bstoped\b", _I), "stopped"),
     (re.compile(r"^(?=used to (?:be|live|work)\b)", _I), "I "),
     # "I packed in my job", "jacked in the gym", "binned off Facebook"
-    (re.compile(r"\bI(?:'ve| have)? (?:just |finally )?(?:packed|jacked|chucked) in (?=(?:my|the) |\w+ing\b)", _I),
+    (re.compile(r"(?:^|\bI(?:'ve| have)? )(?:just |finally )?(?:packed|jacked|chucked) in "
+                r"(?=(?:my|the) |\w+ing\b)", _I),
      "I quit "),
     (re.compile(r"\bI(?:'ve| have)? (?:just |finally )?binned off (?=(?:my|the) |(?-i:[A-Z]))", _I), "I quit "),
     (re.compile(rf"(?:^|\bI(?:'ve| have)? )(?:just |finally )?(?:chucked|binned|ditched|jacked|packed in) (?:the )?"
@@ -115,6 +125,15 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"company|bakery|restaurant|cafe|café|salon|studio|store|practice|firm))\b(?!\s+(?:for|early|at|on|"
                 r"today|tonight|this|until|till|over)\b)", _I), r"I don't have \g<x> anymore"),
     (re.compile(r"\bI(?:'ve| have)? (?:officially|finally|just) retired\b", _I), "I retired"),
+    # "used to live in dubai but moved back to kerala"
+    (re.compile(rf"{_ME}(?:I )?used to live in (?P<x>[\w -]+?),? (?:but |and )(?:I |we )?(?:have |'ve )?(?:then )?"
+                r"(?:moved|relocated|shifted)\b", _I), r"I don't live in \g<x> anymore, I moved"),
+    # Subjectless: "not playing netball anymore since …", "quit caffeine completely in september"
+    (re.compile(r"(?:^|\bI(?:'m| am) )not (?P<x>(?!going\b)\w+ing\b[^,.;!?]*?) (?:anymore|any more|any longer)\b", _I),
+     r"I stopped \g<x>"),
+    (re.compile(r"^(?:quit|gave up|stopped) (?=[a-z][\w-]*(?: [a-z][\w-]*)? (?:completely |for good |entirely )?"
+                r"(?:in (?:19|20)\d\d|in (?:january|february|march|april|may|june|july|august|september|october|"
+                r"november|december)|\w+ (?:years?|months?|weeks?) ago|last (?:year|month|week))\b)", _I), "I quit "),
     # "I haven't smoked since 2019", "I haven't had a drink in two years"
     (re.compile(rf"\bI (?:haven't|have not|'ve not) (?:smoked|vaped|had a (?:cigarette|smoke|fag)|touched a cigarette) "
                 rf"(?:since|in|for) (?={_SINCE})", _I), "I gave up smoking, "),
