@@ -43,7 +43,7 @@ _PASSING = re.compile(
     r"(?:remember|recall|recogni[sz]e|understand|know|feel|hear|want to talk|care|mind|trust|believe|get it)\b.*|"
     r"need (?:help|it|that|this|to|you|the)\b.*|have (?:any |more |other |further |the )?(?:questions?|time)\b.*|"
     r"(?:going|coming) (?:to (?:the |a |my |this |that )?(?:[\w-]+ )?(?:party|wedding|concert|meeting|dinner|lunch|"
-    r"event|game|match|show|gig|trip|class|appointment)|tonight|today|tomorrow|over|along|with)\b.*|coming|"
+    r"event|game|match|show|gig|trip|class|appointment)|tonight|today|tomorrow|over|along|with)\b.*|coming|going|"
     r"mad at \w+|angry at \w+|upset with \w+|worried about .+|sure (?:about|what|if|how|why|whether) .*|"
     r".*\b(?:you|your|yours)\b.*|(?:want(?:ed)?|wanna|plan|intend|hope|need) to\b.*|wanna\b.*|.*\b(?:that|this|it|"
     r"them|those|these)|(?:a )?fan of .*)$",
