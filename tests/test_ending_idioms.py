@@ -45,6 +45,9 @@ def _ended(text: str) -> list[str]:
     ("used to live in dubai but moved back to kerala last year", "dubai"),
     ("not playing netball anymore since I did my ACL, what else can I do?", "netball"),
     ("quit caffeine completely in september, headaches are gone", "caffeine"),
+    ("I was living in Nairobi until 2021.", "nairobi"),
+    ("I used to be on insulin, but now I manage with diet.", "insulin"),
+    ("I used to be married, now I'm divorced.", "married"),
 ])
 def test_an_idiomatic_or_contrasted_ending_is_a_negation(text: str, word: str) -> None:
     ended = _ended(text)
@@ -77,6 +80,9 @@ def test_an_idiomatic_or_contrasted_ending_is_a_negation(text: str, word: str) -
     "I closed my shop early today.",
     "I don't want to do that again.",
     "Quit using jargon in your answers.",
+    "I was living in Nairobi until I was 5.",
+    "I used to be on the phone all day, now I'm not.",
+    "My dad used to be a chef, now he's retired.",
     "I'm not going anymore, what should I tell them?",
 ])
 def test_a_look_alike_of_an_idiom_ends_nothing(text: str) -> None:

@@ -37,7 +37,8 @@ _THEN_NOW = (rf"(?![^.?!]*\b(?-i:it|them|still|more|too|even)\b)"
 # A state held now, set against one held before: "I'm retired now", "I'm teetotal these days".
 _NOW_STATE = rf"I(?:'m| am) (?:now )?(?:retired|an? [\w-]+|in [\w-]+|teetotal|vegan|vegetarian|sober) {_NOW}"
 # What one was (a role, a diet, a fan) and did (a habit, a home, a job) before a plain "but not anymore".
-_WAS = rf"(?:{_ROLE}|vegetarian|vegan|pescatarian|teetotal|religious|(?:a )?{_CAP}(?: fan| supporter)?)"
+_WAS = (rf"(?:{_ROLE}|vegetarian|vegan|pescatarian|teetotal|religious|married|engaged|on (?:the |my )?[\w-]+|"
+        rf"(?:a )?{_CAP}(?: fan| supporter)?)")
 _HABIT = (r"(?:smoke|drink|vape|eat meat|eat fish|drive|run|swim|cycle|play [\w-]+(?: [\w-]+)?|live in [\w -]+?|"
           r"work (?:at|in|for|as) [\w -]+?)")
 _BUT_NO_MORE = (r"(?: for [\w ]+?)?,? (?:but )?(?:(?:I'm |I am |I do )?not (?:any ?more|any longer)\b|(?:I )?(?:have |"
@@ -101,10 +102,11 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
      r"I no longer live in \g<x>, I moved to"),
     # Then against now: "I was at Deloitte until March", "I was a smoker until 2019"
     (re.compile(rf"\bI was (?:at|with) {UNTIL_THEN}", _I), r"I no longer work at \g<x>, until "),
+    (re.compile(rf"\bI was (?:living|based|staying) in {UNTIL_THEN}", _I), r"I no longer live in \g<x>, until "),
+    (re.compile(rf"\bI was working (?P<p>at|in|for) {UNTIL_THEN}", _I), r"I no longer work \g<p> \g<x>, until "),
     (re.compile(rf"\bI was (?P<x>{_ROLE}) (?:until|till) (?={_GONE_BY})", _I), r"I'm not \g<x> anymore, until "),
     # "I was a teacher, now I'm in sales", "I used to be a nurse but now I work in IT"
-    (re.compile(rf"{_ME}I (?:was|used to be) (?P<x>{_ROLE}|vegetarian|vegan|pescatarian|teetotal|religious|"
-                rf"(?:a )?{_CAP}(?: fan| supporter)?)(?: for [\w ]+?)?(?:,| but| and|;)+ "
+    (re.compile(rf"{_ME}I (?:was|used to be) (?P<x>{_WAS})(?: for [\w ]+?)?(?:,| but| and|;)+ "
                 rf"(?:I'm |I am |I )?{_THEN_NOW}", _I), r"I'm not \g<x> anymore, "),
     (re.compile(rf"{_ME}I used to (?P<x>(?!be\b)(?:live|work|eat|drink|smoke|play|go|teach|study|run|drive)\b"
                 rf"(?![^,;.!?]*\b(?:there|it|that|this|them|him|her)\b)[^,;.!?]*?)(?:,| but| and|;)+ {_THEN_NOW}", _I),
