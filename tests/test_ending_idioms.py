@@ -48,6 +48,9 @@ def _ended(text: str) -> list[str]:
     ("I was living in Nairobi until 2021.", "nairobi"),
     ("I used to be on insulin, but now I manage with diet.", "insulin"),
     ("I used to be married, now I'm divorced.", "married"),
+    ("ok so basically I don't eat meat anymore and I need some high protein dinner ideas", "meat"),
+    ("I gave up my car last year.", "car"),
+    ("I've stopped my antidepressants.", "antidepressants"),
 ])
 def test_an_idiomatic_or_contrasted_ending_is_a_negation(text: str, word: str) -> None:
     ended = _ended(text)
@@ -83,6 +86,7 @@ def test_an_idiomatic_or_contrasted_ending_is_a_negation(text: str, word: str) -
     "I was living in Nairobi until I was 5.",
     "I used to be on the phone all day, now I'm not.",
     "My dad used to be a chef, now he's retired.",
+    "ok so basically if I don't eat meat anymore will I lose weight",
     "I'm not going anymore, what should I tell them?",
 ])
 def test_a_look_alike_of_an_idiom_ends_nothing(text: str) -> None:

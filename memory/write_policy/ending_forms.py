@@ -171,7 +171,7 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 rf"(?: {_NAME})? (?:down|to sleep)\b", _I), r"I don't have my \g<x> anymore"),
     (re.compile(r"\bI(?:'ve| have)? (?:just |finally )?stopped (?=(?:my|the) (?:[\w-]+ ){0,3}?(?:classes|lessons|"
                 r"course|"
-                r"therapy|treatment|sessions|pill|pills|medication|meds|tablets|injections|training|volunteering|"
+                r"therapy|treatment|sessions|pill|pills|medication|meds|tablets|injections|antidepressants|training|volunteering|"
                 r"subscription|membership|contract)(?=\s*(?:$|[,.;!]| (?:at|with|for|in|on|because|since|after|last|"
                 r"this|a|an|\d+|two|three|and)\b)))", _I), "I quit "),
     # Habits: "I'm done with Twitter", "I cut out dairy", "I'm an ex-smoker", "I came off my meds"

@@ -61,6 +61,9 @@ def reason_first(sentence: str) -> str:
 
 
 IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # Spoken openers before the user's news: "so yeah I quit my job …", "ok so basically I don't …"
+    (re.compile(r"^(?:(?:so+|ok|okay|um+|uh+|erm|well|yeah|basically|like|anyway|hey|right|alright|oh)[,.!]?\s+)+"
+                r"(?=I\b|I'|i\b|i')", _I), ""),
     # Typos seen in chat: "i stoped eating meat"
     (re.compile(r"\bstoped\b", _I), "stopped"),
     (re.compile(r"^(?=used to (?:be|live|work)\b)", _I), "I "),
@@ -122,6 +125,8 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
     # A West African and Indian "again" for "anymore": "I don't stay in Abuja again"
     (re.compile(r"\bI (?:don't|do not|no longer) (?P<x>(?:stay|live|work|eat|drink|smoke|attend)\b[^,.;!?]*?) again\b",
                 _I), r"I don't \g<x> anymore"),
+    (re.compile(r"\bI(?:'ve| have)? (?:gave|given) up (?=my (?:[\w-]+ )?(?:car|van|flat|house|apartment|allotment|"
+                r"motorbike|scooter)\b)", _I), "I got rid of "),
     # A business closed: "I closed my Etsy shop", "I shut down my bakery last year"
     (re.compile(r"\bI(?:'ve| have)? (?:closed|shut|wound up)(?: down| up)? (?P<x>my (?:[\w-]+ )?(?:shop|business|"
                 r"company|bakery|restaurant|cafe|café|salon|studio|store|practice|firm))\b(?!\s+(?:for|early|at|on|"
@@ -131,7 +136,7 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"{_ME}(?:I )?used to live in (?P<x>[\w -]+?),? (?:but |and )(?:I |we )?(?:have |'ve )?(?:then )?"
                 r"(?:moved|relocated|shifted)\b", _I), r"I don't live in \g<x> anymore, I moved"),
     # Subjectless: "not playing netball anymore since …", "quit caffeine completely in september"
-    (re.compile(r"(?:^|\bI(?:'m| am) )not (?P<x>(?!going\b)\w+ing\b[^,.;!?]*?) (?:anymore|any more|any longer)\b", _I),
+    (re.compile(r"^(?:I'm )?not (?P<x>(?!going\b|living\b)\w+ing\b[^,.;!?]*?) (?:anymore|any more|any longer)\b", _I),
      r"I stopped \g<x>"),
     (re.compile(r"^(?:quit|gave up|stopped) (?=[a-z][\w-]*(?: [a-z][\w-]*)? (?:completely |for good |entirely )?"
                 r"(?:in (?:19|20)\d\d|in (?:january|february|march|april|may|june|july|august|september|october|"
