@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from memory.write_policy.ending_idioms import UNTIL_THEN, idiomatic_endings
 from memory.write_policy.people_words import BREAK_UP, PET_WORD
 
 _I = re.IGNORECASE
@@ -32,11 +33,6 @@ _OVER = (r"(?=\s*(?:$|[,.;!?:)]| (?:last|in|on|after|a (?:few|couple|year|month|
 # A move bounded by a short span or a purpose is a visit: "we moved to Leeds from London for a week".
 _NOT_A_VISIT = (r"(?![^,.;!?]*\bfor (?:a|an|the|one|two|three|\d+|a few|a couple of) (?:days?|weeks?|weekends?|"
                 r"holidays?|visit|trip|night|nights|months?)\b)")
-# A named place or firm, then "until" a time gone by.
-_UNTIL_THEN = (r"(?P<x>(?:the )?(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*) (?:until|till|up to) "
-               r"(?=(?:(?:19|20)\d\d|january|february|march|april|may|june|july|august|september|october|november|"
-               r"december|last|recently|a (?:few|couple)|\w+ (?:years?|months?) ago|the (?:pandemic|end of|start of|"
-               r"summer|spring|autumn|fall|winter))\b)")
 _HAVE = r"(?:have |'ve |had |'d )?"
 # Days, months and feasts: "I gave up Sunday mornings", "I cancelled Christmas" end no state.
 _NOT_THING = (r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|january|february|march|april|may|june|july|"
@@ -119,8 +115,8 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 rf"our )?home {ANYMORE})(?=\s*(?:$|[,.;!]| (?:since|now|so|and|but|because|after|we|i)\b))", _I),
      r"\g<p>I no longer live in \g<x>"),
     # "I worked at Google until 2022", "I lived in Rome till last year"
-    (re.compile(rf"\bI worked (?P<p>at|in|for) {_UNTIL_THEN}", _I), r"I no longer work \g<p> \g<x>, until "),
-    (re.compile(rf"\bI lived (?P<p>in) {_UNTIL_THEN}", _I), r"I no longer live \g<p> \g<x>, until "),
+    (re.compile(rf"\bI worked (?P<p>at|in|for) {UNTIL_THEN}", _I), r"I no longer work \g<p> \g<x>, until "),
+    (re.compile(rf"\bI lived (?P<p>in) {UNTIL_THEN}", _I), r"I no longer live \g<p> \g<x>, until "),
     # Work ("laid off from the warehouse" is turns_of_phrase.py's); retiring is news of its own
     # (occupation "retired"), kept next to what it ended.
     (re.compile(r"\bI (?:have |'ve )?retired from (?=\w+ing\b)", _I), "I retired, I stopped "),
@@ -134,8 +130,8 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bI (?:have |'ve )?dropped out(?: of)? (?=(?:the|my) |(?-i:[A-Z])|(?:uni|university|college|"
                 r"school|grad school|law school|med school)\b)", _I), "I quit "),
     # Things had: "I sold my car", "we got rid of the caravan", "I cancelled my gym membership"
-    (re.compile(rf"\b(?:I|we) {_HAVE}(?:sold|got rid of|gotten rid of|given away|gave away|scrapped) "
-                rf"(?P<x>(?:my|our|the) (?:(?:[\w-]+ )?{_HAD}|"
+    (re.compile(rf"(?:\b(?:I|we) {_HAVE}|^)(?:sold|got rid of|gotten rid of|given away|gave away|scrapped) "
+                rf"(?P<x>(?:my|our|the) (?:(?:[\w-]+ )?{_HAD}(?: {_NAME})?|"
                 rf"(?-i:[A-Z])[\w-]+))\b", _I), r"I don't have \g<x> anymore"),
     (re.compile(rf"\bI {_HAVE}(?:cancell?ed|ended|terminated|closed|deleted|quit|let go of|ditched|dropped|stopped) "
                 rf"(?P<x>(?:my|the|our) (?:[\w-]+ ){{1,2}}?{_ACCOUNT}|"
@@ -168,13 +164,14 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"^(?:(?:sadly|so|well|update|news)[,:]? )*(?:my|our) (?P<x>{PET_WORD})(?:,? (?P<n>{_NAME}),?)? "
                 r"(?:just |recently |sadly |finally )?(?:died|passed away|passed|was put down|had to be put down|"
                 r"ran away|was rehomed)\b", _I), r"I don't have my \g<x> \g<n> anymore"),
-    (re.compile(rf"\bwe (?:just |recently |sadly |finally )?(?:lost|rehomed|gave away|had to (?:rehome|put down)) "
-                rf"(?:my|our) (?P<x>{PET_WORD})\b", _I), r"I don't have my \g<x> anymore"),
+    (re.compile(rf"(?:\b(?:I|we) |^)(?:just |recently |sadly |finally )?(?:lost|rehomed|gave away|had to "
+                rf"(?:rehome|put down)) (?:my|our) (?P<x>{PET_WORD})(?:,? (?P<n>{_NAME}))?\b", _I),
+     r"I don't have my \g<x> \g<n> anymore"),
     (re.compile(rf"\b(?:I|we) {_HAVE}(?:just |recently |sadly |finally )?(?:had to )?put (?:my|our) (?P<x>{PET_WORD})"
                 rf"(?: {_NAME})? (?:down|to sleep)\b", _I), r"I don't have my \g<x> anymore"),
     (re.compile(r"\bI(?:'ve| have)? (?:just |finally )?stopped (?=(?:my|the) (?:[\w-]+ ){0,3}?(?:classes|lessons|"
                 r"course|"
-                r"therapy|treatment|sessions|pill|pills|medication|meds|tablets|injections|training|volunteering|"
+                r"therapy|treatment|sessions|pill|pills|medication|meds|tablets|injections|antidepressants|training|volunteering|"
                 r"subscription|membership|contract)(?=\s*(?:$|[,.;!]| (?:at|with|for|in|on|because|since|after|last|"
                 r"this|a|an|\d+|two|three|and)\b)))", _I), "I quit "),
     # Habits: "I'm done with Twitter", "I cut out dairy", "I'm an ex-smoker", "I came off my meds"
@@ -237,6 +234,7 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 def ended_sentence(sentence: str) -> str:
     """``sentence`` with its whole-sentence ending forms written as the clauses ``CESSATION`` reads."""
+    sentence = idiomatic_endings(sentence)
     for pattern, replacement in SENTENCE_FORMS:
         sentence = pattern.sub(replacement, sentence)
     return sentence.strip()

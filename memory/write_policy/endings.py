@@ -43,7 +43,7 @@ _PASSING = re.compile(
     r"(?:remember|recall|recogni[sz]e|understand|know|feel|hear|want to talk|care|mind|trust|believe|get it)\b.*|"
     r"need (?:help|it|that|this|to|you|the)\b.*|have (?:any |more |other |further |the )?(?:questions?|time)\b.*|"
     r"(?:going|coming) (?:to (?:the |a |my |this |that )?(?:[\w-]+ )?(?:party|wedding|concert|meeting|dinner|lunch|"
-    r"event|game|match|show|gig|trip|class|appointment)|tonight|today|tomorrow|over|along|with)\b.*|coming|"
+    r"event|game|match|show|gig|trip|class|appointment)|tonight|today|tomorrow|over|along|with)\b.*|coming|going|"
     r"mad at \w+|angry at \w+|upset with \w+|worried about .+|sure (?:about|what|if|how|why|whether) .*|"
     r".*\b(?:you|your|yours)\b.*|(?:want(?:ed)?|wanna|plan|intend|hope|need) to\b.*|wanna\b.*|.*\b(?:that|this|it|"
     r"them|those|these)|(?:a )?fan of .*)$",
@@ -58,8 +58,9 @@ _MOMENT = re.compile(r"\b(?:halfway|midway|early|for a (?:bit|while|second|minut
                      r"dad|parents|neighbou?r|friend|sister|brother))|"
                      r"after (?:chapter|page|episode|level|round|part|the first (?:\w+ )?(?:chapter|page|episode|few))|"
                      r"that (?:book|game|show|film|movie))\b", _I)
-# "I'm no longer at Google" is a state, "I stopped at Tesco" a moment.
-_STAYS_AT = re.compile(r"^i'm (?:no longer (?:at|in)|not at) (?-i:[A-Z])", _I)
+# "I'm no longer at Google" or "not at university anymore" is a state, "I stopped at Tesco" a moment.
+_STAYS_AT = re.compile(r"^i'm (?:no longer|not) (?:at|in) (?:(?-i:[A-Z])|(?:uni|university|college|school|"
+                       r"sixth form|law school|med school)\b)", _I)
 _FOR_NOW = re.compile(r"\b(?:tonight|tomorrow|right now|at the moment|for now|later|next (?:week|month|year))\b", _I)
 # A verb alone says too little to end anything: "I no longer work" is most often what is left of
 # "I no longer work as a nurse" once its object is cut.

@@ -28,6 +28,7 @@ from memory.write_policy.chat_forms import RELEVANCE_TAG, statement_before_quest
 from memory.write_policy.clauses import clauses
 from memory.write_policy.disclosure import disclosure_fact, we_as_user
 from memory.write_policy.ending_forms import ended_sentence
+from memory.write_policy.ending_idioms import reason_first
 from memory.write_policy.endings import dated_ending, loose_ending, positive_form
 from memory.write_policy.patterns import (
     DEICTIC_OBJECT,
@@ -137,7 +138,7 @@ def _explicit_body(sentence: str) -> tuple[str | None, bool]:
     """(text to parse, whether the user asked to remember it); None for questions.
     A tag ("..., huh?", "- right?") asks for agreement with a statement, not a question.
     """
-    sentence = RELEVANCE_TAG.sub("", _TAG_QUESTION.sub("", sentence))
+    sentence = reason_first(RELEVANCE_TAG.sub("", _TAG_QUESTION.sub("", sentence)))
     plain = _FILLER.sub("", sentence)
     m = EXPLICIT.match(plain)
     if m:
