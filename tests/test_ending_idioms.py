@@ -51,6 +51,23 @@ def _ended(text: str) -> list[str]:
     ("ok so basically I don't eat meat anymore and I need some high protein dinner ideas", "meat"),
     ("I gave up my car last year.", "car"),
     ("I've stopped my antidepressants.", "antidepressants"),
+    ("My gym membership I have cancelled, too pricey.", "gym membership"),
+    ("Spotify I deleted last week, I listen to the radio now.", "spotify"),
+    ("I don sell my car, we use Bolt now.", "car"),
+    ("I am not more in the university of Lagos, I moved to Unilag.", "lagos"),
+    ("I'm no more in relationship with Kemi.", "kemi"),
+    ("After six years in Leeds we relocated to York.", "leeds"),
+    ("Finished my apprenticeship in June so no longer a trainee.", "trainee"),
+    ("I graduated so no longer a student.", "student"),
+    ("moved out of hackney in may, loving the quiet", "hackney"),
+    ("Did I tell you I gave up coffee?", "coffee"),
+    ("stopped taking my iron tablets in march, do I need a blood test?", "iron tablets"),
+    ("We downsized and sold the caravan.", "caravan"),
+    ("my bakery is closed now, I work from home", "bakery"),
+    ("dropped out of college last spring", "college"),
+    ("I used to volunteer at the animal shelter on Saturdays but stopped when I changed jobs.", "animal shelter"),
+    ("sam and i split up last month", "sam"),
+    ("I cancelled spotify, was paying too much", "spotify"),
 ])
 def test_an_idiomatic_or_contrasted_ending_is_a_negation(text: str, word: str) -> None:
     ended = _ended(text)
@@ -88,6 +105,17 @@ def test_an_idiomatic_or_contrasted_ending_is_a_negation(text: str, word: str) -
     "My dad used to be a chef, now he's retired.",
     "ok so basically if I don't eat meat anymore will I lose weight",
     "I'm not going anymore, what should I tell them?",
+    "Abeg, I don tire for this traffic.",
+    "Tom I deleted from my contacts.",
+    "My essay I have finished, can you check it?",
+    "Did I tell you I might move to Leeds?",
+    "Did you know my sister stopped smoking?",
+    "After a week in Rome we moved to a different hotel.",
+    "my dog and i broke up the fight",
+    "My business is over the moon with the results.",
+    "so no longer a problem, thanks",
+    "It rained so no longer a problem.",
+    "I traded in my old phone for a new one.",
 ])
 def test_a_look_alike_of_an_idiom_ends_nothing(text: str) -> None:
     assert _ended(text) == []

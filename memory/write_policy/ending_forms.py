@@ -93,6 +93,9 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"\bI {_HAVE}(?:divorced|dumped|left) my (?P<r>{_PARTNER})\b", _I), r"I'm no longer with my \g<r>"),
     (re.compile(rf"(?P<p>^|[,;] |\b(?:and|but|so) )(?:me and (?P<n>{_NAME})|(?P<m>{_NAME}) and (?:I|me)) {_HAVE}"
                 rf"(?:just |finally |recently )?{BREAK_UP}{_OVER}", _I), r"\g<p>I'm no longer with \g<n>\g<m>"),
+    (re.compile(rf"(?P<p>^|[,;] |\b(?:and|but|so) )(?-i:(?P<m>(?!(?:we|they|he|she|it|you|and|so|but|me|him|her|my|"
+                rf"then|now)\b)[a-z][a-z]+) and i) {_HAVE}(?:just |finally |recently )?{BREAK_UP}{_OVER}"),
+     r"\g<p>I'm no longer with \g<m>"),
     (re.compile(rf"\b(?:(?:my (?P<r>{_PARTNER})|(?P<n>{_NAME})) and I|we) (?:are|'re) (?:no longer together|not "
                 rf"together {ANYMORE})\b", _I), r"I'm no longer with \g<r>\g<n>"),
     (re.compile(rf"\bI {_HAVE}(?:just |finally |recently )?(?:(?:{BREAK_UP}) (?:with|from) |divorced |dumped )"
@@ -127,11 +130,18 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 _I), r"I left my job \g<p> "),
     (re.compile(r"\bI (?:have |'ve )?(?:lost|resigned from) my (?:job|position|post)\b", _I), "I left my job"),
     (re.compile(r"\bI (?:have |'ve )?resigned from (?=(?:the|my) |(?-i:[A-Z]))", _I), "I left "),
-    (re.compile(r"\bI (?:have |'ve )?dropped out(?: of)? (?=(?:the|my) |(?-i:[A-Z])|(?:uni|university|college|"
-                r"school|grad school|law school|med school)\b)", _I), "I quit "),
+    (re.compile(r"\bI (?:have |'ve )?dropped out(?: of)? (?P<x>uni|university|college|school|grad school|law school|"
+                r"med school)\b", _I), r"I'm not at \g<x> anymore,"),
+    (re.compile(r"\bI (?:have |'ve )?dropped out(?: of)? (?=(?:the|my) |(?-i:[A-Z]))", _I), "I quit "),
+    # "My rice business is over", "my cleaning company has closed"
+    (re.compile(r"\bmy (?P<x>(?:[\w-]+ )?(?:business|shop|company|bakery|restaurant|salon|store|stall|practice|firm)) "
+                r"(?:is|has) (?:now |finally |officially )?(?:over|closed|finished|shut down|wound up)"
+                r"(?=\s*(?:$|[,.;!]| "
+                r"(?:now|since|after|last|in|because|so|and)\b))", _I), r"I don't have my \g<x> anymore"),
     # Things had: "I sold my car", "we got rid of the caravan", "I cancelled my gym membership"
-    (re.compile(rf"(?:\b(?:I|we) {_HAVE}|^)(?:sold|got rid of|gotten rid of|given away|gave away|scrapped) "
-                rf"(?P<x>(?:my|our|the) (?:(?:[\w-]+ )?{_HAD}(?: {_NAME})?|"
+    (re.compile(rf"(?:\b(?:I|we) {_HAVE}(?:[a-z]+ed and )?|^)(?:sold|got rid of|gotten rid of|given away|gave away|"
+                rf"scrapped|traded in|part-exchanged) "
+                rf"(?P<x>(?:my|our|the|that) (?:(?:[\w-]+ )?{_HAD}(?: {_NAME})?|"
                 rf"(?-i:[A-Z])[\w-]+))\b", _I), r"I don't have \g<x> anymore"),
     (re.compile(rf"\bI {_HAVE}(?:cancell?ed|ended|terminated|closed|deleted|quit|let go of|ditched|dropped|stopped) "
                 rf"(?P<x>(?:my|the|our) (?:[\w-]+ ){{1,2}}?{_ACCOUNT}|"
@@ -165,7 +175,8 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"(?:just |recently |sadly |finally )?(?:died|passed away|passed|was put down|had to be put down|"
                 r"ran away|was rehomed)\b", _I), r"I don't have my \g<x> \g<n> anymore"),
     (re.compile(rf"(?:\b(?:I|we) |^)(?:just |recently |sadly |finally )?(?:lost|rehomed|gave away|had to "
-                rf"(?:rehome|put down)) (?:my|our) (?P<x>{PET_WORD})(?:,? (?P<n>{_NAME}))?\b", _I),
+                rf"(?:rehome|put down)) (?:my|our) (?:(?:two|three|four|both|\d+) )?(?P<x>{PET_WORD})"
+                rf"(?:,? (?P<n>{_NAME}))?\b", _I),
      r"I don't have my \g<x> \g<n> anymore"),
     (re.compile(rf"\b(?:I|we) {_HAVE}(?:just |recently |sadly |finally )?(?:had to )?put (?:my|our) (?P<x>{PET_WORD})"
                 rf"(?: {_NAME})? (?:down|to sleep)\b", _I), r"I don't have my \g<x> anymore"),

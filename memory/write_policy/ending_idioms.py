@@ -13,6 +13,7 @@ place): "I packed my bags", "I was at the gym until 8" and "I was tired, now I'm
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _I = re.IGNORECASE
 _CAP = r"(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)*"
@@ -40,9 +41,12 @@ _NOW_STATE = rf"I(?:'m| am) (?:now )?(?:retired|an? [\w-]+|in [\w-]+|teetotal|ve
 _WAS = (rf"(?:{_ROLE}|vegetarian|vegan|pescatarian|teetotal|religious|married|engaged|on (?:the |my )?[\w-]+|"
         rf"(?:a )?{_CAP}(?: fan| supporter)?)")
 _HABIT = (r"(?:smoke|drink|vape|eat meat|eat fish|drive|run|swim|cycle|play [\w-]+(?: [\w-]+)?|live in [\w -]+?|"
-          r"work (?:at|in|for|as) [\w -]+?)")
+          r"work (?:at|in|for|as) [\w -]+?|volunteer (?:at|with|for) [\w -]+?|sing in [\w -]+?|"
+          r"go to (?:the )?[\w-]+(?: [\w-]+)?)(?: on \w+days?| every \w+)?")
 _BUT_NO_MORE = (r"(?: for [\w ]+?)?,? (?:but )?(?:(?:I'm |I am |I do )?not (?:any ?more|any longer)\b|(?:I )?(?:have |"
                 r"'ve )?(?:quit|stopped|gave (?:it |that )?up|given (?:it |that )?up)\b(?! (?:on|at|by|for|to)\b))")
+_PAST = {"sell": "sold", "leave": "left", "quit": "quit", "stop": "stopped", "close": "closed", "cancel": "cancelled"}
+_DONE = {"discontinued": "stopped", "given up": "gave up"}
 _VICES = r"(?:sauce|booze|drink|fags|cigs|cigarettes|smokes|ciggies|weed|vapes?|bottle)"
 
 # An ending given as the reason for a request: "Since I don't drive anymore, what's …?" (the
@@ -60,12 +64,21 @@ def reason_first(sentence: str) -> str:
     return _SUBJECTLESS_REASON.sub("I'm ", REASON_ENDING.sub("", sentence))
 
 
-IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
+IDIOMS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     # Spoken openers before the user's news: "so yeah I quit my job …", "ok so basically I don't …"
     (re.compile(r"^(?:(?:so+|ok|okay|um+|uh+|erm|well|yeah|basically|like|anyway|hey|right|alright|oh)[,.!]?\s+)+"
                 r"(?=I\b|I'|i\b|i')", _I), ""),
     # Typos seen in chat: "i stoped eating meat"
     (re.compile(r"\bstoped\b", _I), "stopped"),
+    # A Nigerian pidgin perfective: "I don sell that Camry", "I don quit smoking"
+    (re.compile(r"\bI don (?P<v>sell|leave|quit|stop|close|cancel)\b", _I),
+     lambda m: "I " + _PAST[m["v"].lower()]),
+    # The thing first, then the news (Indian and Nigerian English): "My Activa I have sold to my
+    # cousin", "Tinder I deleted", "my fasting on Tuesdays i have discontinued"
+    (re.compile(r"^(?P<x>(?:my|our) (?:[\w-]+ ){0,3}?[\w-]+,?|(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z])[\w-]+)?) (?P<s>I|we)"
+                r"(?: have|'ve)? (?:already |finally |just )?(?P<v>cancell?ed|sold|deleted|discontinued|stopped|quit|"
+                r"given up|closed|uninstalled)\b", _I),
+     lambda m: f"{m['s']} {_DONE.get(m['v'].lower(), m['v'])} {m['x'].rstrip(',')}"),
     (re.compile(r"^(?=used to (?:be|live|work)\b)", _I), "I "),
     # "I packed in my job", "jacked in the gym", "binned off Facebook"
     (re.compile(r"(?:^|\bI(?:'ve| have)? )(?:just |finally )?(?:packed|jacked|chucked) in "
@@ -94,9 +107,19 @@ IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
     # Faith and loyalties: "I've lapsed as a Catholic", "I'm a lapsed Catholic"
     (re.compile(r"\bI(?:'ve| have)? lapsed as (?P<x>an? [\w-]+)", _I), r"I'm not \g<x> anymore"),
     (re.compile(r"\bI(?:'m| am) (?:now )?(?:a )?lapsed (?P<x>[\w-]+)", _I), r"I'm not a \g<x> anymore"),
-    # A learner's "no more" for "no longer": "I'm no more in Bangalore"
-    (re.compile(r"\bI(?:'m| am) no more (?=(?:in|at|with|an?|working|living|staying|studying|part of|married)\b)", _I),
-     "I'm no longer "),
+    # A learner's "no more" or "not more" for "no longer": "I'm no more in Bangalore"
+    (re.compile(r"\bI(?:'m| am) not? more (?=(?:in|at|with|an?|working|living|staying|studying|part of|married)\b)",
+                _I), "I'm no longer "),
+    (re.compile(r"\bI'm no longer in (?:a |the )?relationship with (?=(?-i:[A-Z]))", _I), "I'm no longer with "),
+    (re.compile(r"\bI'm no longer in the (?:uni|university|college|school) of (?=(?-i:[A-Z]))", _I),
+     "I'm no longer at "),
+    # "After 10 years in Abuja I relocated back to Lagos"
+    (re.compile(rf"^after (?:\w+ ){{1,3}}?(?:years?|months?) (?:in|at) (?P<x>{_CAP}),? (?:I|we)(?: have|'ve)? "
+                r"(?:moved|relocated|shifted)(?: back)? to ", _I), r"I no longer live in \g<x>, I moved to "),
+    # "Completed my MTech so no longer a student": the news after "so" is the user's
+    (re.compile(r"^(?P<a>(?:I(?:'ve| have)? [a-z]+ed|(?-i:[A-Z]?[a-z]+ed))\b[^,.;!?]*?),?\s+so (?:I'm |i'm |im )?"
+                r"no longer "
+                r"(?=(?:an? |at |in |on )[\w-]+)", _I), r"\g<a>, so I'm no longer "),
     # Homes: "We relocated from Lagos to Abuja", "We've left Melbourne and moved to Perth"
     (re.compile(rf"\b(I|we)(?: have|'ve)? (?:relocated|shifted|moved house|moved over|emigrated) from (?={_CAP} to )",
                 _I), r"\1 moved from "),

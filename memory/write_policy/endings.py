@@ -102,8 +102,8 @@ CESSATION: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"for good|"
                 r"in (?:19|20)\d\d|(?:\w+ )?\w+ (?:years?|months?) ago)\b.*)?)$", _I), "I'm in {x}"),
     # "I gave up meat", "I've quit caffeine for good": a habit said without an article.
-    (re.compile(rf"^i{_QUITTING} (?P<x>{BARE}(?: [\w-]+){{0,2}}(?:\s.*)?)$", _I), "I {v} {x}"),
-    (re.compile(rf"^i{_STOPPED} (?P<x>(?=(?-i:[a-z])){BARE}(?: [\w-]+){{0,2}}(?:\s.*)?)$", _I), "I {v} {x}"),
+    (re.compile(rf"^i{_QUITTING} (?P<x>{BARE}(?: [\w-]+){{0,2}}(?:[\s,;(].*)?)$", _I), "I {v} {x}"),
+    (re.compile(rf"^i{_STOPPED} (?P<x>(?=(?-i:[a-z])){BARE}(?: [\w-]+){{0,2}}(?:[\s,;(].*)?)$", _I), "I {v} {x}"),
 )
 # The verb of a habit given up, by what was given up ("coffee": drink); others are "done".
 _HABIT_VERBS = (

@@ -57,6 +57,14 @@ EXPLICIT = re.compile(
 _TAG_QUESTION = re.compile(r"\s*[-–—,]\s*(?:(?:pretty|so|really|quite) \w+,?\s*)?(?:huh|right|eh|isn't it|aren't they|"
                            r"don't you think)\s*\?+$", _I)
 _WH_BODY = re.compile(r"^(?:when|what|how|where|who|why|which|if|whether|me|us|the time|to self|to)\b", _I)
+# A question texted without its "?": "wat temp do i bake sourdough at", "how do i get there"
+_TEXTED_QUESTION = re.compile(r"^(?:what|wat|wot|wht|how|hw|where|when|why|which|who)\b[^,.;]*?\b(?:do|does|did|can|"
+                              r"should|shall|would|will|could)\s+(?:i|we)\b", _I)
+# A value that is a pronoun says nothing: "The user's partner is she." (from "she is my partner")
+_PRONOUN_VALUE = re.compile(r"\b(?:is|are|was|were) (?:she|he|they|it|him|her|them|this|that)\.?$", _I)
+# News asked as a question: "Did I tell you I quit?", "Have I mentioned that I'm not vegan anymore?"
+_TOLD_YOU = re.compile(r"^(?:did|have) I (?:tell|told|mention(?:ed)?)(?: to)? you(?: that)? "
+                       r"(?P<news>I(?:'m|'ve)?\b[^?]+)\?+\s*$", _I)
 _TO_ASSISTANT = re.compile(r"\b(?:you|your|you're)\b", _I)  # "remember: from now on you answer in French"
 _FILLER = re.compile(
     r"^(?:(?:actually|well|oh|also|btw|by the way|fyi|just so you know|for context|for the record|so|ok|okay|"
@@ -124,7 +132,8 @@ class PatternFactExtractor:
             facts.extend([loose] if loose is not None else [])
         if parsed and not (explicit or asked):
             facts = self._blend(body, facts, lambda clause: self.sentence_facts(clause, parsed=False))
-        return [f.model_copy(update={"sources": list(sources), "stated_at": stated_at}) for f in facts]
+        return [f.model_copy(update={"sources": list(sources), "stated_at": stated_at}) for f in facts
+                if not _PRONOUN_VALUE.search(f.text)]
 
 
     def _blend(self, body: str, facts: list[CandidateFact], rules: RuleReader) -> list[CandidateFact]:
@@ -147,8 +156,12 @@ def _explicit_body(sentence: str) -> tuple[str | None, bool]:
             return None, True
         return body.rstrip("?").strip(), True
     if sentence.rstrip().endswith("?"):
-        return statement_before_question(sentence), False  # "I'm vegan, can you ...?" keeps "I'm vegan"
-    return sentence, False
+        told = _TOLD_YOU.match(plain)
+        if told:
+            return told["news"], False  # "Did I tell you I stopped smoking?" tells it
+        # "I'm vegan, can you ...?" keeps "I'm vegan"; "stopped the pill in jan, what's normal?" keeps the news
+        return statement_before_question(sentence) or statement_before_question(ended_sentence(sentence)), False
+    return (None, False) if _TEXTED_QUESTION.match(plain) else (sentence, False)
 
 
 def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
@@ -259,4 +272,8 @@ def _is_place(value: str, clause: str, articles: str) -> bool:
     """'Lisbon' or 'a small bakery', not 'fear of deadlines' or 'the future'.
     A writer who never capitalises gets the benefit of the doubt.
     """
-    return clause == clause.lower() or bool(re.search(r"[A-Z]", value)) or bool(re.match(articles, value))
+    if clause == clause.lower() or re.search(r"[A-Z]", value) or re.match(articles, value):
+        return True
+    # an "I" is no capital ("moved out of brixton" was rewritten "I no longer live in brixton"), for a short value
+    lowered = re.sub(r"\bI\b", "i", clause)
+    return lowered == lowered.lower() and bool(re.fullmatch(r"(?!(?:the|now|here|there|home)\b)[a-z][\w-]*", value))

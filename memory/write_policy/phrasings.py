@@ -98,8 +98,9 @@ REWRITES: tuple[Rewrite, ...] = rewrites(
         (r"\bwe(?:'ve| have) been (?:living|based) in\b", "we live in"),
         (r"^(?:my |our )?home(?: base)?(?: for (?:me|us)| these days| now| nowadays)? (?:is|'s) (?:now )?(?:in )?"
          + _NOT_PLACE, "I live in "),
-        (r"^" + _NOT_PLACE + r"(" + _CAP + r") (?:is|has been|'s) (?:my |our )?home\b(?: now| for me| for us)?",
-         r"I live in \1"),
+        # "Lisbon is home now" (bare "home" must end there: "Felix is home for the holidays" is a person back home)
+        (r"^" + _NOT_PLACE + r"(" + _CAP + r") (?:is|has been|'s) (?:(?:my |our )home\b|home(?=\s*(?:$|[.,;!]|now\b|"
+         r"for (?:me|us)\b|to (?:me|us)\b)))(?: now| for me| for us)?", r"I live in \1"),
         (r"\b(I|we) call (" + _CAP + r") home\b", r"\1 live in \2"),
         (r"\bI(?:'m| am) (?:located|situated) in\b", "I'm based in"),
         (r"\bbased out of\b", "based in"),
