@@ -15,6 +15,7 @@ from memory.layers.base import LayerEnv, LoggedMessage
 from memory.layers.people import people_records
 from memory.layers.semantic import SemanticLayer
 from memory.write_policy.pattern_extractor import PatternFactExtractor
+from memory.write_policy.people import mentions_in
 from memory.write_policy.people_events import life_events
 from models.loader import HashEmbeddings
 from stores.namespaces import PROFILE, UserScope
@@ -166,3 +167,46 @@ def test_an_ending_that_shares_only_an_article_ends_nothing() -> None:
     _say(env, 3, "Got fired from the team on Friday.")  # "the" is all the two values share
     profile = {i.key: i.value["text"] for i in env.store.search(env.scope.ns(PROFILE), limit=50)}
     assert profile["employer"] == "The user works at the Royal Free."
+
+
+def test_a_partner_who_died_is_a_late_partner_and_a_new_partner_is_current() -> None:
+    env = _env()
+    _say(env, 0, "My husband, Piotr, passed away in the spring.")
+    _say(env, 40, "I have, to my own surprise, begun seeing someone. His name is Malik.")
+    people = _people(env)
+    assert (people["Piotr"]["relation"], people["Piotr"]["current"]) == ("partner", False)
+    assert "late husband" in people["Piotr"]["text"] and "ex-partner" not in people["Piotr"]["text"]
+    assert (people["Malik"]["relation"], people["Malik"]["current"]) == ("partner", True)
+
+
+def test_a_pet_said_before_is_named_later_in_lower_case() -> None:
+    env = _env()
+    _say(env, 0, "we got a puppy!! no name yet, ideas?")
+    _say(env, 3, "weve named the puppy biscuit 🐶")
+    people = _people(env)
+    assert (people["Biscuit"]["relation"], people["Biscuit"]["species"]) == ("pet", "dog")
+    assert None not in people, people
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Good evening. Allow me to introduce myself: Rosalind Achterberg, of Utrecht.",
+     ("name", "The user's name is Rosalind Achterberg.", None)),
+    ("hey. im tariq btw, 31, live in leeds w my gf", ("name", "The user's name is Tariq.", None)),
+    ("hey. im tariq btw, 31, live in leeds w my gf", ("location", "The user lives in leeds.", None)),
+    ("moved to glasgow last wk!! boxes everywhere", ("location", "The user lives in glasgow.", None)),
+])
+def test_introductions_and_texting_shorthand(text: str, expected: tuple[str, str, None]) -> None:
+    assert expected in _facts(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Hello. I'm tired.",
+    "hey. im so done with this week",
+    "Allow me to introduce myself: The Big Boss.",
+    "We might name the puppy Otis.",
+    "Should we call the kitten Mochi?",
+    "I'm w the kids this wk",
+])
+def test_look_alikes_of_introductions_and_namings_store_no_name(text: str) -> None:
+    assert not any(key == "name" for key, _, _ in _facts(text))
+    assert not any(p.name for p in mentions_in(text))

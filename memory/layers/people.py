@@ -184,7 +184,8 @@ def _changed(current: Record | None, mention: PersonMention, key: str, sources: 
         record["facts"] = [*record.get("facts", []), {"text": mention.fact, "sources": sources, "stated_at": when}]
         record["facts"] = record["facts"][-MAX_FACTS:]
     if mention.ended and record["current"]:
-        record = _ended(record, when, by=None) or record
+        # a death keeps the relation it was ("My wife, Hanne, passed away": her late wife, not an ex)
+        record = _ended(record, when, by=None, died=mention.relation != "ex_partner") or record
     elif mention.ended and current is None and mention.relation == "ex_partner":
         record["history"] = [{"relation": "partner", "since": None, "valid_to": when, "superseded_by": None}]
     elif not mention.ended and mention.relation != record["relation"] and mention.relation != "other":
@@ -198,13 +199,15 @@ def _new(key: str, mention: PersonMention, when: str) -> Record:
             "words": [], "facts": [], "history": [], "sources": [], "created_at": when, "updated_at": when}
 
 
-def _ended(record: Record | None, when: str, by: str | None) -> Record | None:
-    """The relation ended at ``when``: a partner becomes an ex-partner, anyone else is no longer current."""
+def _ended(record: Record | None, when: str, by: str | None, died: bool = False) -> Record | None:
+    """The relation ended at ``when``: a partner becomes an ex-partner (a late partner stays a partner,
+    no longer current), anyone else is no longer current.
+    """
     if record is None or not record["current"]:
         return record
     past = {"relation": record["relation"], "since": record.get("since"), "valid_to": when, "superseded_by": by}
     out = {**record, "history": [*record.get("history", []), past], "current": False, "since": when}
-    if record["relation"] == "partner":
+    if record["relation"] == "partner" and not died:
         out["relation"] = "ex_partner"
     return _with_text(out)
 
@@ -264,6 +267,8 @@ def describe(record: Record) -> str:
     line = f"{who}: the user's {role}"
     if record["relation"] == "ex_partner":
         line += f" (since {_day(record.get('since'))})"
+    elif record["relation"] == "partner" and not record["current"]:  # only a death ends a partner this way
+        line = f"{who}: the user's late {words[-1] if words else role} (died; said on {_day(record.get('since'))})"
     elif not record["current"]:
         line += f" (no longer in the user's life since {_day(record.get('since'))})"
     said = [_about(f["text"], record) for f in record.get("facts", [])]

@@ -58,6 +58,9 @@ _NOT_A_NAME = (r"(?!(?:same|also|me|us|all|everyone|everybody|nobody|nothing|som
 
 REWRITES: tuple[Rewrite, ...] = rewrites(
     (
+        # Texting shorthand: "live in bristol w my bf", "moved last wk"
+        (r"\bw/? (?=(?:my|our|the|a|an|his|her|their|him|them|me|us)\b)", "with "),
+        (r"\b(last|next|this|a|one|two|three|\d+) wks?\b", r"\1 week"),
         # A job as a fragment: "Nurse at St Mary's", "electrician, live in Brno", "Driving instructor 15 yrs".
         (rf"^(?:an? )?(?!(?:retired|former|ex)\b)({_OCC})"
          r"(?=,\s*(?-i:[a-z0-9])| here\b| at (?-i:[A-Z])|$)", r"I'm a \1"),

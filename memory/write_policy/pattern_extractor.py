@@ -44,7 +44,7 @@ from memory.write_policy.patterns import (
 from memory.write_policy.person import third_person
 from memory.write_policy.phrasings import FORMS
 from memory.write_policy.quoted import without_quoted_speech
-from memory.write_policy.self_names import NAME_FORMS, greeting_name, is_name, name_words
+from memory.write_policy.self_names import BARE_GREETING, NAME_FORMS, greeting_name, is_name, name_words
 from memory.write_policy.voices import CAPTION, is_not_the_user, list_items, normalise
 
 _I = re.IGNORECASE
@@ -65,6 +65,7 @@ _PRONOUN_VALUE = re.compile(r"\b(?:is|are|was|were) (?:she|he|they|it|him|her|th
 # News asked as a question: "Did I tell you I quit?", "Have I mentioned that I'm not vegan anymore?"
 _TOLD_YOU = re.compile(r"^(?:did|have) I (?:tell|told|mention(?:ed)?)(?: to)? you(?: that)? "
                        r"(?P<news>I(?:'m|'ve)?\b[^?]+)\?+\s*$", _I)
+_SELF_START = re.compile(r"^(?:i'm|im|i am|my name is|my name's)\s", _I)
 _TO_ASSISTANT = re.compile(r"\b(?:you|your|you're)\b", _I)  # "remember: from now on you answer in French"
 _FILLER = re.compile(
     r"^(?:(?:actually|well|oh|also|btw|by the way|fyi|just so you know|for context|for the record|so|ok|okay|"
@@ -97,8 +98,12 @@ class PatternFactExtractor:
         for msg in user_messages(messages):
             if is_not_the_user(msg.text):
                 continue  # role-play or an instruction to the memory: none of it is the user's fact
+            previous = ""
             for sentence in safe_sentences(without_quoted_speech(CAPTION.sub("", msg.text))):
+                if BARE_GREETING.match(previous) and _SELF_START.match(sentence):
+                    sentence = f"{previous} {sentence}"  # "hiya. im niamh btw": the greeting's name
                 facts.extend(self.sentence_facts(sentence, sources=[msg.id], stated_at=msg.time))
+                previous = sentence
         return facts
 
     def sentence_facts(

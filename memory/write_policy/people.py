@@ -87,6 +87,9 @@ _NAMED = (
     re.compile(rf"\b(?:my|our) {_MOD}{_KIND}{_REL}{_AFTER_REL}(?: \(| [—–-] )(?P<names>{_NAMES})(?:\)| [—–-])", _I),
     # "my wife is Claire."
     re.compile(rf"\b(?:my|our) {_MOD}{_REL} is {_NOT_AFTER_IS}(?P<names>{_NAME})(?=\s*(?:$|[,.!;]|and\b))", _I),
+    # "we've named the kitten Sesame" (a pet said before, named now: the layer gives the nameless record the name)
+    re.compile(rf"\b(?:we|i)(?:'ve| have|ve)? (?:finally )?(?:named|called|decided to (?:name|call)) (?:the|our|my) "
+               rf"{_MOD}(?P<rel>{PET_WORD}) (?P<names>{_NAMES})\b", _I),
 )
 # "I have a son named Leo and a daughter named Mia": more of them after what the user has
 _MORE = re.compile(rf"^(?:,? and|,) (?:a|an|one|two|three|\d) {_MOD}{_REL}{_AFTER_REL}"
@@ -98,8 +101,9 @@ _NAME_SLOT = re.compile(
     rf"hasnt|keeps|kept|got|gets|forgot|wants|needs|said|says|told|texted|called|asked|won't|wont|can't|cant|doesn't|"
     rf"doesnt|didn't|didnt|isn't|isnt|will|always|never|still|finally|also|made|went|moved|hates|likes|graduated)\b)|"
     rf"\b(?:called|named|name is|name's|married to|broke up with) "
-    rf"(?P<w2>[a-z][a-zà-ÿ]+)\b|"
-    rf"(?:^|\brip |\bmeet )(?P<w3>[a-z][a-zà-ÿ]+)(?=, (?:my|our) | and i\b))", _I)
+    rf"(?P<w2>(?!(?:the|our|my)\b)[a-z][a-zà-ÿ]+)\b|"
+    rf"(?:^|\brip |\bmeet )(?P<w3>[a-z][a-zà-ÿ]+)(?=, (?:my|our) | and i\b)|"
+    rf"\b(?:named|called) (?:the|our|my) (?:{PET_WORD}) (?P<w4>[a-z][a-zà-ÿ]+)\b)", _I)
 # "I adopted a cat called Pierogi", "we got a puppy!", "I have a sister", "we have two cats, Mochi and Tofu"
 _HAS = re.compile(
     rf"(?:\b(?:i|we|my \w+ and i)(?:'ve| have)?|^)(?:\s?(?:just|recently|finally|also|now))?\s?(?:have|own|got|adopted|"
@@ -111,7 +115,8 @@ _HAS = re.compile(
     rf"(?:,? (?:called |named |whose name is )?(?P<names>{_NAMES}))?\b", _I)
 # "I'm seeing someone new", "I've (just) started dating someone", "I've been dating Marta", "I got engaged to Sam"
 _DATING = re.compile(
-    rf"\bi(?:'m| am|'ve been| have been|(?:'ve| have)? (?:just |recently )?(?:started|began))? (?:seeing|dating) "
+    rf"\bi(?:'m| am|'ve been| have been|(?:'ve| have)?(?:, [^,.;]{{1,40}},)? (?:just |recently )?"
+    rf"(?:started|began|begun))? (?:seeing|dating) "
     rf"(?:(?:someone|somebody|a (?:guy|girl|man|woman))(?: new)?(?=$|[,.!;]| and)|(?P<names>{_NAME}))|"
     rf"(?:\bi(?:'m| am| got| just got|'ve been| have been)?|^(?:been|got|just got)) (?:engaged|married) to "
     rf"(?P<names2>{_NAME})\b|"
@@ -142,7 +147,7 @@ _BREAKS = (
                rf"(?:just |finally |recently )?{BREAK_UP}\b", _I),
 )
 _GONE = re.compile(
-    rf"\b(?:my|our) {_MOD}{_REL}(?: (?P<names>{_NAME}))? (?:just |recently |sadly )?(?:died|passed away|passed|"
+    rf"\b(?:my|our) {_MOD}{_REL}(?:,? (?P<names>{_NAME}),?)? (?:just |recently |sadly )?(?:died|passed away|passed|"
     rf"was put down|had to be put down)\b|\bwe (?:lost|had to put down) (?:my|our) {_MOD}(?P<rel2>{RELATION_WORD})"
     rf"(?: (?P<names2>{_NAME}))?\b", _I)
 _FACT = re.compile(
@@ -243,7 +248,7 @@ def _sentence_mentions(body: str) -> list[PersonMention]:
 def _capitalised(text: str) -> str:
     """A message written all in lower case with the words in name slots capitalised ("my son oliver is 7")."""
     def cap(m: re.Match[str]) -> str:
-        group = next(g for g in ("w", "w2", "w3") if m[g])
+        group = next(g for g in ("w", "w2", "w3", "w4") if m[g])
         word = m[group]
         verb = word.endswith("ing") or word.endswith("ed") and len(word) > 5 and not word.endswith("mmed")
         if word in NOT_NAMES | OWNED_THINGS or relation_of(word) is not None or verb:  # "my daughter graduated"

@@ -48,6 +48,14 @@ _GREETING_NAME = re.compile(
     r"nice to meet)\b|\s*[^\w\s]))\W*\s*",
     _I,
 )
+# "Allow me to introduce myself: Augustin Farrow, of Edinburgh." (a capitalised name only)
+_INTRODUCED = re.compile(
+    rf"^(?:(?:allow|let|permit) me (?:to )?introduce myself|to introduce myself|(?:a )?quick intro(?:duction)?)"
+    rf"\s*[:,.;—–-]+\s*(?:(?:i'm|i am|my name is|my name's|the name's) )?(?P<v>{_CAP_WORD}(?: {_CAP_WORD})?)"
+    r"(?=\s*(?:$|[,.!;)(—–-]|\s(?:of|from|and|here)\b))\W*\s*", _I)
+_AFTER_NAME = re.compile(r"\s*(?:btw|by the way|fyi|lol|haha|here)\b\W*", _I)
+# A greeting said alone before the name: "hiya. im niamh btw" reads as "hiya, im niamh btw".
+BARE_GREETING = re.compile(rf"^{GREETING}(?: there| all| everyone)?\W*$", _I)
 NAME_FORMS: tuple[Pattern, ...] = (
     rule(rf"^i'm (?P<v>{_CAP_WORD}(?: {_CAP_WORD})?)(?!'s)\b{_TAIL}\W*$", "identity", key="name",
          template="The user's name is {v}."),
@@ -60,16 +68,17 @@ NAME_FORMS: tuple[Pattern, ...] = (
 
 
 def greeting_name(body: str) -> tuple[str, int] | None:
-    """(name, where the rest starts) for "Hi, I'm X …" or "hey, Callum here".
+    """(name, where the rest starts) for "Hi, I'm X …", "hey, Callum here" or "Allow me to introduce myself: X".
     A lower-case name only from a writer who writes all in lower case.
     """
-    m = _GREETING_NAME.match(body)
+    m = _GREETING_NAME.match(body) or _INTRODUCED.match(body)
     if m is None:
         return None
-    name = m["v"] or m["w"]
+    name = m["v"] or m.groupdict().get("w")
     if name.lower() in NOT_A_NAME or (name.islower() and (body != body.lower() or re.search(r"(?:ed|ing)$", name))):
         return None
-    return name[:1].upper() + name[1:], m.end()
+    tail = _AFTER_NAME.match(body, m.end())  # "btw, 27, live in bristol": the rest starts after "btw"
+    return name[:1].upper() + name[1:], tail.end() if tail else m.end()
 
 
 def name_words(value: str) -> str:
