@@ -110,16 +110,45 @@ TRAPS = [
     "I would never give up chocolate.",
 ]
 
+# Written after the first round of tuning, as a second check on phrasings the reader had not seen.
+ENDED_LATER = [
+    ("we've given away our old piano", "piano"),
+    ("I have resigned from the council.", "council"),
+    ("The gym membership I cancelled in January.", "gym"),
+    ("I finally deleted my Tinder profile.", "tinder"),
+    ("I quit the church choir.", "choir"),
+    ("Rehomed the rabbits before we moved.", "rabbits"),
+    ("I've discontinued my blood pressure tablets.", "tablets"),
+    ("We don't keep bees anymore.", "bees"),
+    ("Broke up with my girlfriend Lena last week.", "girlfriend"),
+    ("I unsubscribed from the Guardian.", "guardian"),
+]
+
+TRAPS_LATER = [
+    "I quit every time it gets hard.", "The one I sold was the blue one.", "Sold!", "We sold out the gig in an hour.",
+    "I gave away the answer too soon.", "I dropped my daughter at the station.", "I dropped the class project.",
+    "We split the pizza.", "I moved out of the way.", "I left Tom a voicemail.", "Left Tom a message earlier.",
+    "I stopped Tom from falling.", "I deleted the app by accident and reinstalled it.",
+    "I gave up my Saturday to help.", "My husband and I split the chores.", "I traded in my points for a voucher.",
+    "I got rid of the wasps in the loft.", "I came off my bike yesterday.", "I retired the old laptop.",
+    "I sold my soul to this project lol", "I cancelled the order from Amazon.", "I resigned myself to it.",
+    "we don't have any milk anymore", "I'm not at my desk anymore, text me.", "We gave up our seats for an elderly couple.",
+    "I kicked the ball over the fence.", "Gave up on the diet halfway through dinner lol", "Broke up a fight at the pub.",
+    "Me and Sarah split the cost.", "Our neighbours sold their caravan.", "We rehomed a kitten from the shelter yesterday.",
+    "Left the house at 7 this morning.", "I unsubscribed from that newsletter.", "I deleted my old messages.",
+    "We moved away from the window because of the draught.", "I sold him my old textbooks.",
+]
+
 
 @needs_parse
-@pytest.mark.parametrize(("text", "word"), ENDED)
+@pytest.mark.parametrize(("text", "word"), ENDED + ENDED_LATER)
 def test_a_fresh_phrasing_of_an_ending_ends_it(text: str, word: str) -> None:
     found = _ended(text)
     assert any(word in f for f in found), (text, found)
 
 
 @needs_parse
-@pytest.mark.parametrize("text", TRAPS)
+@pytest.mark.parametrize("text", TRAPS + TRAPS_LATER)
 def test_a_look_alike_ends_nothing(text: str) -> None:
     assert _ended(text) == [], text
 

@@ -25,14 +25,6 @@ from memory.write_policy import ending_parse_words as vocab
 from memory.write_policy.parse import doc_of
 from memory.write_policy.people_words import relation_of
 
-_I = re.IGNORECASE
-_FOR_A_WHILE = re.compile(r"\b(?:for (?:a|an|one|two|three|\d+|the|a few|a couple of) (?:bit|while|second|minute|"
-                          r"moment|day|days|week|weeks|month|months|weekend|night|evening|lent|now)|for lent|early|"
-                          r"today|tonight|this (?:morning|afternoon|evening)|at \d|"
-                          r"for now|halfway|midway|by (?:mistake|accident)|until|till|for today|for the day)\b", _I)
-_ANYMORE = re.compile(r"\b(?:any ?more|any longer|no longer|no more)\b", _I)
-_QUOTES = re.compile(r"[\"“”«»]")
-
 
 def parsed_endings(body: str) -> list[str]:
     """Each ending the parse of ``body`` reads, as a clause the regex table of endings reads."""
@@ -51,7 +43,7 @@ def parsed_endings(body: str) -> list[str]:
 def _unsure(body: str, doc: Any) -> bool:
     """A question, a supposition or a quotation: none of it ends anything."""
     first = next((t for t in doc if not t.is_punct), None)
-    return (body.rstrip().endswith("?") or _QUOTES.search(body) is not None or first is None
+    return (body.rstrip().endswith("?") or vocab.QUOTES.search(body) is not None or first is None
             or first.tag_ in ("WRB", "WP", "MD") or first.lower_ in ("do", "did", "does", "have", "has", "should")
             or any(t.lower_ in ("if", "unless", "whether") for t in doc))
 
@@ -59,7 +51,7 @@ def _unsure(body: str, doc: Any) -> bool:
 def _cessation(verb: Any) -> str | None:
     """The ending ``verb`` states, as a plain clause ("I gave up cigars"), or None."""
     lemma = verb.lemma_.lower()
-    if not _asserted(verb) or _FOR_A_WHILE.search(_span(verb)):
+    if not _asserted(verb) or vocab.FOR_A_WHILE.search(_span(verb)):
         return None
     particles = {c.lower_ for c in verb.children if c.dep_ in ("prt", "advmod", "prep")}
     if lemma in vocab.PARTICLE and not particles & vocab.PARTICLE[lemma] and lemma not in ("break",):
@@ -69,9 +61,12 @@ def _cessation(verb: Any) -> str | None:
     if lemma in vocab.MOVING and particles & {"out", "away", "from"}:
         place = _object(verb, ("from", "of"))
         return f"I no longer live in {_words(place)}" if place is not None and place.pos_ == "PROPN" else None
-    thing = _object(verb, ("of", "from", "off", "out", *(("in",) if lemma == "trade" else ())))
-    if thing is None or {thing.lemma_.lower(), thing.lower_} & (vocab.NOT_THINGS | vocab.MOMENTARY):
-        return None
+    thing = _object(verb, vocab.PREPS.get(lemma, ("of", "out")))  # "I stopped Tom from falling" ends nothing
+    if thing is None or {thing.lemma_.lower(), thing.lower_} & (vocab.NOT_THINGS | vocab.MOMENTARY) or _for_another(
+            verb, thing) or relation_of(thing.lower_) not in (None, "pet"):
+        return None  # "I dropped my daughter at the station", "I closed the account for my mum"
+    if lemma == "drop" and "out" not in particles and _determined(thing) and thing.lemma_.lower() not in vocab.GROUPS:
+        return None  # "I dropped the class project"
     if lemma in vocab.LEAVING and (lemma != "drop" or "out" in particles):
         return _left(thing, named=lemma != "leave")  # "We left Paris" may be a trip; "I resigned from Aviva" is not
     if lemma in vocab.HAVING or lemma == "give" and "away" in particles:
@@ -85,6 +80,12 @@ def _cessation(verb: Any) -> str | None:
     if lemma in vocab.QUITTING:
         return _quit(thing, lemma)
     return None
+
+
+def _for_another(verb: Any, thing: Any) -> bool:
+    """Done for someone else: "I closed the account for my mum", "sold it for him"."""
+    return any(p.lower_ == "for" and any(g.lower_ in ("him", "her", "them") or relation_of(g.lower_) is not None
+                                         for g in p.children) for n in (verb, thing) for p in n.children)
 
 
 def _parting(verb: Any) -> str | None:
@@ -291,14 +292,16 @@ def _no_longer(token: Any) -> str | None:
         return None
     kids = list(token.children)
     said = " ".join(c.text for c in kids if c.dep_ in ("advmod", "neg", "npadvmod"))
-    if not _ANYMORE.search(said) or not any(c.dep_ == "neg" for c in kids) or not _speaker_now(token):
+    if any(g.dep_ == "det" and g.lower_ in ("any", "enough", "much", "many") for c in kids for g in c.children):
+        return None  # "we don't have any milk anymore": run out, not ended
+    if not vocab.ANYMORE.search(said) or not any(c.dep_ == "neg" for c in kids) or not _speaker_now(token):
         return None
     if any(c.tag_ == "MD" for c in kids):
         return None
     cut = next((t.i for t in token.doc[token.i:] if t.is_punct), len(token.doc))  # "not angry anymore, just sad"
     rest = [t for c in kids if token.i < c.i < cut and c.dep_ in ("dobj", "attr", "acomp", "prep", "prt", "xcomp")
             for t in c.subtree if t.i < cut]
-    words = " ".join(t.text for t in sorted(rest, key=lambda t: t.i) if not _ANYMORE.search(t.text))
+    words = " ".join(t.text for t in sorted(rest, key=lambda t: t.i) if not vocab.ANYMORE.search(t.text))
     if not words:
         return None
     return f"I'm not {words} anymore" if token.lemma_ == "be" else f"I don't {token.lemma_.lower()} {words} anymore"

@@ -5,6 +5,18 @@ Kept apart from the reader so its rules fit on a page; each set says which verbs
 
 from __future__ import annotations
 
+import re
+
+_I = re.IGNORECASE
+# A pause or a moment, not an ending: "I quit Twitter for a week", "I closed my shop early today".
+FOR_A_WHILE = re.compile(r"\b(?:for (?:a|an|one|two|three|\d+|the|a few|a couple of) (?:bit|while|second|minute|"
+                          r"moment|day|days|week|weeks|month|months|weekend|night|evening|lent|now)|for lent|early|"
+                          r"today|tonight|this (?:morning|afternoon|evening)|at \d|"
+                          r"after (?:the first|chapter|page|episode|level|round)|"
+                          r"for now|halfway|midway|by (?:mistake|accident)|until|till|for today|for the day)\b", _I)
+ANYMORE = re.compile(r"\b(?:any ?more|any longer|no longer|no more)\b", _I)
+QUOTES = re.compile(r"[\"“”«»]")
+
 HAVING = {"sell", "rehome", "trade", "scrap", "rid"}  # what was had: "I don't have X anymore"
 ACCOUNTS = {"cancel", "delete", "deactivate", "close", "unsubscribe"}  # accounts and memberships only
 QUITTING = {"quit", "stop", "discontinue", "ditch", "kick", "drop", "give", "come", "cut"}
@@ -35,7 +47,8 @@ MOMENTARY = {"key", "keys", "wallet", "purse", "bag", "phone", "umbrella", "jack
               "lesson", "class", "homework", "essay", "draft", "file", "bill", "fight", "argument", "bus",
               "train", "motorway", "road", "day", "night", "ending", "crossword", "puzzle", "search", "stuff",
               "things", "clothes", "food", "leftovers", "lights", "light", "tap", "oven", "chance",
-              "textbook", "textbooks", "notes", "ball", "printer", "dishwasher", "laptop", "computer", "tv"}
+              "textbook", "textbooks", "notes", "ball", "printer", "dishwasher", "laptop", "computer", "tv",
+              "points", "soul", "heart", "life", "time", "self", "vote", "idea", "washing", "laundry"}
 SPEAKER = {"i", "we"}
 SAYING = {"say", "tell", "think", "believe", "claim", "hear", "mean", "write", "read", "reckon", "ask", "pretend",
            "imagine", "wish", "shout", "scream", "joke", "text", "post"}
@@ -51,3 +64,6 @@ NOT_THINGS = {"christmas", "easter", "thanksgiving", "halloween", "diwali", "eid
               "november", "december", "year", "month", "week", "birthday", "holiday", "holidays", "vacation",
               "seat", "place", "spot", "turn", "chair", "table", "space", "slot", "lunch", "dinner", "breakfast",
               "materials", "it", "everything", "hope", "control", "trying", "work"}
+# The prepositions whose object is the ended thing, by verb ("resigned from Aviva", "came off the pill").
+PREPS = {"leave": ("of", "out"), "resign": ("from",), "retire": ("from",), "drop": ("of", "out"), "rid": ("of",),
+         "come": ("off",), "trade": ("in",), "unsubscribe": ("from",), "cancel": ("of",), "give": ("of",)}
