@@ -29,6 +29,7 @@ from memory.write_policy.clauses import clauses
 from memory.write_policy.disclosure import disclosure_fact, we_as_user
 from memory.write_policy.ending_forms import ended_sentence
 from memory.write_policy.ending_idioms import reason_first
+from memory.write_policy.ending_parse import parsed_endings
 from memory.write_policy.endings import dated_ending, loose_ending, positive_form
 from memory.write_policy.patterns import (
     DEICTIC_OBJECT,
@@ -132,6 +133,8 @@ class PatternFactExtractor:
             fact = _clause_fact(clause, explicit or asked)
             if fact is not None:
                 facts.append(fact)
+        if parsed and not (explicit or asked) and not any(f.negation_of for f in facts):
+            facts.extend(_parsed_endings(body))
         if not facts and not (explicit or asked) and parsed:
             loose = disclosure_fact(normalise(body))
             facts.extend([loose] if loose is not None else [])
@@ -167,6 +170,12 @@ def _explicit_body(sentence: str) -> tuple[str | None, bool]:
         # "I'm vegan, can you ...?" keeps "I'm vegan"; "stopped the pill in jan, what's normal?" keeps the news
         return statement_before_question(sentence) or statement_before_question(ended_sentence(sentence)), False
     return (None, False) if _TEXTED_QUESTION.match(plain) else (sentence, False)
+
+
+def _parsed_endings(body: str) -> list[CandidateFact]:
+    """The endings the parse reads where the regexes read none (``ending_parse.py``), as the rules build them."""
+    built = (_clause_fact(clause, False) for clause in parsed_endings(body))
+    return [f for f in built if f is not None and f.negation_of is not None]
 
 
 def _clause_fact(clause: str, explicit: bool) -> CandidateFact | None:
