@@ -145,7 +145,8 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 rf"(?-i:[A-Z])[\w-]+))\b", _I), r"I don't have \g<x> anymore"),
     (re.compile(rf"\bI {_HAVE}(?:cancell?ed|ended|terminated|closed|deleted|quit|let go of|ditched|dropped|stopped) "
                 rf"(?P<x>(?:my|the|our) (?:[\w-]+ ){{1,2}}?{_ACCOUNT}|"
-                rf"(?:my|the|our) {_ACCOUNT} (?:at|with|to|of|for|on) (?:the )?[\w-]+(?: [\w-]+)?)",
+                rf"(?:my|the|our) {_ACCOUNT} (?:(?:at|with|of|on) (?:the )?[\w-]+(?: [\w-]+)?|(?:to|for) (?:the )?"
+                rf"(?-i:[A-Z])[\w-]+(?: [\w-]+)?))(?! for (?:my|his|her|their|our|him|them|a friend)\b)",
                 _I), r"I don't have \g<x> anymore"),
     (re.compile(rf"\bI {_HAVE}let (?P<x>my (?:[\w-]+ ){{0,2}}?{_ACCOUNT}) (?:lapse|expire|run out|go)\b", _I),
      r"I don't have \g<x> anymore"),

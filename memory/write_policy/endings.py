@@ -40,7 +40,8 @@ _PASSING = re.compile(
     r"interested\b.*|around|here|there|able|allowed|alone|awake|asleep|free|available|in the mood|in pain|happy|well|"
     r"ok|okay|fine|good|great|myself|the same|right|home|back|out|outside|online|in touch|ready|done|in love|"
     r"excited|motivated|hopeful|convinced|comfortable|safe|in charge|in a hurry|in a rush|"
-    r"(?:remember|recall|recogni[sz]e|understand|know|feel|hear|want to talk|care|mind|trust|believe|get it)\b.*|"
+    r"(?:remember|recall|recogni[sz]e|understand|know|feel|hear|want to talk|care|mind|trust|believe|get it|think|"
+    r"guess|reckon|suppose)\b.*|"
     r"need (?:help|it|that|this|to|you|the)\b.*|have (?:any |more |other |further |the )?(?:questions?|time)\b.*|"
     r"(?:going|coming) (?:to (?:the |a |my |this |that )?(?:[\w-]+ )?(?:party|wedding|concert|meeting|dinner|lunch|"
     r"event|game|match|show|gig|trip|class|appointment)|tonight|today|tomorrow|over|along|with)\b.*|coming|going|"
@@ -56,7 +57,11 @@ _MOMENT = re.compile(r"\b(?:halfway|midway|early|for a (?:bit|while|second|minut
                      r"at (?:\d|midnight|noon|lunch|night|dawn|the (?:end|start|interval|break))|without saving|"
                      r"on (?:the|a) (?:bus|train|table|floor|plane|side|counter)|with (?:him|her|them|my (?:mum|mom|"
                      r"dad|parents|neighbou?r|friend|sister|brother))|"
-                     r"after (?:chapter|page|episode|level|round|part|the first (?:\w+ )?(?:chapter|page|episode|few))|"
+                     r"after (?:chapter|page|episode|level|round|part|the first (?:\w+ )?(?:chapter|page|episode|few|"
+                     r"lecture|class|lesson|session|meeting|hour|set|round|game|day))|"
+                     r"for (?:a|an|one|two|three|four|\d+|a few|a couple of) (?:days?|weeks?|weekends?|months?|while|bit|"
+                     r"night|evening)|(?:outside|behind|upstairs|downstairs|at home|in the (?:car|kitchen|fridge|oven|"
+                     r"hall|garden|drawer)|on the (?:side|sofa|desk|counter|table)|(?:out|behind)$)|"
                      r"that (?:book|game|show|film|movie))\b", _I)
 # "I'm no longer at Google" or "not at university anymore" is a state, "I stopped at Tesco" a moment.
 _STAYS_AT = re.compile(r"^i'm (?:no longer|not) (?:at|in) (?:(?-i:[A-Z])|(?:uni|university|college|school|"
