@@ -61,7 +61,8 @@ _MOMENT = re.compile(r"\b(?:halfway|midway|early|for a (?:bit|while|second|minut
                      r"lecture|class|lesson|session|meeting|hour|set|round|game|day))|"
                      r"for (?:a|an|one|two|three|four|\d+|a few|a couple of) (?:days?|weeks?|weekends?|months?|while|"
                      r"bit|night|evening)|(?:outside|behind|upstairs|downstairs|at home|"
-                     r"in the (?:car|kitchen|fridge|oven|hall|garden|drawer)|on the (?:side|sofa|desk|counter|table)|(?:out|behind)$)|"
+                     r"in the (?:car|kitchen|fridge|oven|hall|garden|drawer)|on the (?:side|sofa|desk|counter|table)|"
+                     r"(?:out|behind)$)|"
                      r"that (?:book|game|show|film|movie))\b", _I)
 # "I'm no longer at Google" or "not at university anymore" is a state, "I stopped at Tesco" a moment.
 _STAYS_AT = re.compile(r"^i'm (?:no longer|not) (?:at|in) (?:(?-i:[A-Z])|(?:uni|university|college|school|"
