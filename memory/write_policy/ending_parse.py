@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from memory.write_policy import ending_parse_words as vocab
+from memory.write_policy.ending_negated import no_longer
 from memory.write_policy.parse import doc_of
 from memory.write_policy.people_words import relation_of
 
@@ -34,7 +35,7 @@ def parsed_endings(body: str) -> list[str]:
     out: list[str] = []
     for token in doc:
         clause = _cessation(token) if token.pos_ in ("VERB", "AUX") else None
-        clause = clause or _no_longer(token)
+        clause = clause or no_longer(token)
         if clause and clause not in out:
             out.append(clause)
     return out
@@ -284,29 +285,3 @@ def _below_clause(token: Any, verb: Any) -> bool:
             return True
         node = node.head
     return False
-
-
-def _no_longer(token: Any) -> str | None:
-    """"i am not vegan any more", "we dont have the cat anymore": the speaker's state, negated with "anymore"."""
-    if token.pos_ not in ("VERB", "AUX") or token.dep_ not in ("ROOT", "conj"):
-        return None
-    kids = list(token.children)
-    said = " ".join(c.text for c in kids if c.dep_ in ("advmod", "neg", "npadvmod"))
-    if any(g.dep_ == "det" and g.lower_ in ("any", "enough", "much", "many") for c in kids for g in c.children):
-        return None  # "we don't have any milk anymore": run out, not ended
-    if not vocab.ANYMORE.search(said) or not any(c.dep_ == "neg" for c in kids) or not _speaker_now(token):
-        return None
-    if any(c.tag_ == "MD" for c in kids):
-        return None
-    cut = next((t.i for t in token.doc[token.i:] if t.is_punct), len(token.doc))  # "not angry anymore, just sad"
-    rest = [t for c in kids if token.i < c.i < cut and c.dep_ in ("dobj", "attr", "acomp", "prep", "prt", "xcomp")
-            for t in c.subtree if t.i < cut]
-    words = " ".join(t.text for t in sorted(rest, key=lambda t: t.i) if not vocab.ANYMORE.search(t.text))
-    if not words:
-        return None
-    return f"I'm not {words} anymore" if token.lemma_ == "be" else f"I don't {token.lemma_.lower()} {words} anymore"
-
-
-def _speaker_now(verb: Any) -> bool:
-    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-    return subject is not None and subject.lower_ in vocab.SPEAKER

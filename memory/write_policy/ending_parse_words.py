@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from memory.write_policy.ending_forms import ANYMORE as ANYMORE_WORDS
+
 _I = re.IGNORECASE
 # A pause or a moment, not an ending: "I quit Twitter for a week", "I closed my shop early today".
 FOR_A_WHILE = re.compile(r"\b(?:for (?:a|an|one|two|three|\d+|the|a few|a couple of) (?:bit|while|second|minute|"
@@ -14,7 +16,7 @@ FOR_A_WHILE = re.compile(r"\b(?:for (?:a|an|one|two|three|\d+|the|a few|a couple
                           r"today|tonight|this (?:morning|afternoon|evening)|at \d|"
                           r"after (?:the first|chapter|page|episode|level|round)|"
                           r"for now|halfway|midway|by (?:mistake|accident)|until|till|for today|for the day)\b", _I)
-ANYMORE = re.compile(r"\b(?:any ?more|any longer|no longer|no more)\b", _I)
+ANYMORE = re.compile(rf"\b(?:{ANYMORE_WORDS}|no longer)\b", _I)
 QUOTES = re.compile(r"[\"“”«»]")
 
 HAVING = {"sell", "rehome", "trade", "scrap", "rid"}  # what was had: "I don't have X anymore"
