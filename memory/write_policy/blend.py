@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 from memory.text import content_words
 from memory.write_policy.base import CandidateFact
+from memory.write_policy.ending_parse_words import STILL_GOING
 from memory.write_policy.parse import Sentence, parse
 from memory.write_policy.parse_policy import clause_facts, in_view
 from memory.write_policy.parse_readings import rule_readings
@@ -47,7 +48,8 @@ def blend_parsed(sentence: str, parsed: Sentence, rule_facts: Sequence[Candidate
     kept = [f for f in rule_facts if f.key is not None or f.explicit or _ends(f) or not _doubtful(f, parsed)]
     field = labelled_field(sentence)
     for reading in [*([field] if field else []), *rule_readings(parsed)]:
-        for fact in (f for f in rules(reading) if f.key is not None or _ends(f) or not _doubtful(f, parsed)):
+        for fact in (f for f in rules(reading) if (f.key is not None or _ends(f) or not _doubtful(f, parsed))
+                     and not (_ends(f) and STILL_GOING.search(sentence))):  # a reading cut off "for Lent"
             if fact.key is not None:  # a slot beats the loose fact that said the same ("a low FODMAP diet")
                 kept = [old for old in kept if old.key is not None or old.explicit or not _covers(old, fact)]
             if not any(_covers(old, fact) for old in kept):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from memory.write_policy.ending_figures import figurative_endings
 from memory.write_policy.ending_idioms import UNTIL_THEN, idiomatic_endings
 from memory.write_policy.people_words import BREAK_UP, PET_WORD
 
@@ -46,7 +47,8 @@ BARE = (r"(?!(?:the|my|a|an|this|that|these|those|it|them|him|her|you|on|up|out|
 _HAD = (r"(?:car|van|motorbike|motorcycle|scooter|bike|boat|caravan|camper(?:van)?|house|flat|apartment|"
         r"allotment|business|company|shop|restaurant|cafe|café|bakery|salon|studio|farm|piano|horse)")
 _ACCOUNT = r"(?:membership|subscription|account|contract|season ticket|pass|plan)"
-_FIRED = r"(?:was|got|have been|'ve been|just got) (?:laid off|fired|sacked|let go|made redundant)"
+_FIRED = (r"(?:was|got|have been|'ve been|just got) (?:laid off|fired|sacked|let go|made redundant|given the (?:sack|"
+          r"boot|chop)|the (?:sack|boot|chop))")
 _DAYS = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|winter|summer|rain|you|this|people)\b"
 _MEDS = r"(?:meds|medication|medicine|pills?|antidepressants|tablets|insulin|steroids|the pill|shifts?|rota)"
 
@@ -75,15 +77,20 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"any longer|now)|not since)\b[^,;]*(?:,\s*(?!(?:and |but |so )?(?:now |then )?(?:i|i'm|i've|my|we|"
                 r"live|work|speak|have|play|love|study)\b)[^,;]*)*", _I), r"I stopped being \g<x>"),
     # "the vegan phase is over", "my drinking days are behind me", "my days as a teacher are over"
-    (re.compile(r"\b(?:the|my) (?P<x>[\w-]+) (?:phase|days|era|stint) (?:is|are) (?:(?:now|well|long|finally) )?"
+    (re.compile(r"(?:^|\b(?:the|my) )(?P<x>(?!(?:old|good|bad|early|glory|happy|dark|golden|best|worst|hard|great|"
+                r"salad|halcyon|heady|simple|carefree|crazy|wild|lazy|long|summer|holiday|school)\b)[\w-]+) "
+                r"(?:phase|days|era|stint) (?:is|are) (?:(?:now|well|long|finally) )?"
                 r"(?:over|done|behind me|gone|in the past)\b", _I), r"I'm not \g<x> anymore"),
     (re.compile(r"\bmy days (?:as (?P<a>an? )?|of being (?P<b>an? )?)(?P<x>[\w-]+(?: [\w-]+)?) (?:are|is) "
                 r"(?:(?:now|well|long|finally) )?(?:over|done|behind me|gone)\b", _I),
      r"I'm not \g<a>\g<b>\g<x> anymore"),
     (re.compile(r"\bmy days of (?P<x>\w+ing\b[\w -]*?) (?:are|is) (?:(?:now|well|long|finally) )?"
                 r"(?:over|done|behind me|gone)\b", _I), r"I stopped \g<x>"),
-    (re.compile(r"(?:^|\bI )(?:haven't|have not) been (?P<x>(?:an? )?(?!(?:to|in|at|on|there|here|so|that|this|very|"
-                r"really|too|able|allowed|myself)\b)[\w-]+(?<!ing)) since\b", _I), r"I'm not \g<x> anymore since"),
+    (re.compile(r"(?:^|\bI |\bI've )(?:haven't|have not|not) been (?P<x>(?:an? )?(?!(?:to|in|at|on|there|here|"
+                r"so|that|this|very|really|too|able|allowed|myself)\b)[\w-]+(?<!ing)) (?P<s>since\b|(?=for (?:a|an|"
+                r"one|two|three|four|five|six|\d+|a few|a couple of|several|many|over a) (?:\w+ )?"
+                r"(?:years?|months?|decades?)\b))", _I),
+     r"I'm not \g<x> anymore \g<s>"),
     # Couples: "my wife and I separated", "Tom and I broke up", "I split from my husband", "I divorced Tom"
     (re.compile(rf"\b(?:(?:me and )?my (?P<r>{_PARTNER}) and I|me and my (?P<q>{_PARTNER})) {_HAVE}"
                 rf"(?:just |finally |recently )?{BREAK_UP}{_OVER}", _I),
@@ -201,10 +208,13 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 rf"(?:[\w-]+ )?{_MEDS})\b", _I), r"I'm not on \g<x> anymore"),
     (re.compile(rf"\bI(?:'m| am) off (?=(?!(?:to|for|sick|duty|home|tomorrow|next|again|now|there|in|at)\b){BARE})",
                 _I), "I gave up "),
-    (re.compile(r"(?:\bI(?:'m| am) (?:an? )?|\bas (?:an? )?(?=(?:ex-|former |ex )[\w-]+,? I\b)|^(?:an? )?(?=(?:ex-|"
-                r"former |ex )[\w-]+(?: [\w-]+)?(?: here\b|"
+    (re.compile(r"(?:\bI(?:'m| am) (?:an? )?|\bas (?:an? )?(?=(?:ex-|former |ex )[\w-]+,? I\b)|^(?:an? )?(?=(?:"
+                r"ex-|former |ex )(?!(?:colleague|boss|manager|flatmate|roommate|housemate|friend|neighbou?r|"
+                r"teacher|student|employer|landlord|co-?worker|classmate|teammate|team-mate)\b)[\w-]+(?: [\w-]+)?"
+                r"(?: here\b| (?:for|at|with) (?:the|my|an?|(?-i:[A-Z]))\b|"
                 r",? now\b)))(?:ex-|former |ex )"
-                r"(?P<x>(?!(?:wife|husband|girlfriend|boyfriend|partner|fianc)\w*)[\w-]+)\b", _I),
+                r"(?P<x>(?!(?:wife|husband|girlfriend|boyfriend|partner|fianc)\w*)[\w-]+)\b(?! of\b)"
+                r"(?![^.!?]*\bstill\b)", _I),
      r"I'm not a \g<x> anymore"),
     (re.compile(r"^no more (?P<x>[\w -]+?) for me\b(?!.*\b(?:tonight|today|thanks|thank you|please|for now|"
                 r"right now|this (?:time|week|evening))\b)", _I), r"I don't do \g<x> anymore"),
@@ -246,7 +256,7 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 def ended_sentence(sentence: str) -> str:
     """``sentence`` with its whole-sentence ending forms written as the clauses ``CESSATION`` reads."""
-    sentence = idiomatic_endings(sentence)
+    sentence = idiomatic_endings(figurative_endings(sentence))
     for pattern, replacement in SENTENCE_FORMS:
         sentence = pattern.sub(replacement, sentence)
     return sentence.strip()

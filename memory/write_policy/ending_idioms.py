@@ -43,7 +43,8 @@ _WAS = (rf"(?:{_ROLE}|vegetarian|vegan|pescatarian|teetotal|religious|married|en
 _HABIT = (r"(?:smoke|drink|vape|eat meat|eat fish|drive|run|swim|cycle|play [\w-]+(?: [\w-]+)?|live in [\w -]+?|"
           r"work (?:at|in|for|as) [\w -]+?|volunteer (?:at|with|for) [\w -]+?|sing in [\w -]+?|"
           r"go to (?:the )?[\w-]+(?: [\w-]+)?)(?: on \w+days?| every \w+)?")
-_BUT_NO_MORE = (r"(?: for [\w ]+?)?,? (?:but )?(?:(?:I'm |I am |I do )?not (?:any ?more|any longer)\b|(?:I )?(?:have |"
+_BUT_NO_MORE = (r"(?: for [\w ]+?)?,? (?:but )?(?:(?:I'm |I am |I do )?not (?:any ?more|any longer|now|"
+                r"these days|nowadays)\b|(?:I )?(?:have |"
                 r"'ve )?(?:quit|stopped|gave (?:it |that )?up|given (?:it |that )?up)\b(?! (?:on|at|by|for|to)\b))")
 _PAST = {"sell": "sold", "leave": "left", "quit": "quit", "stop": "stopped", "close": "closed", "cancel": "cancelled"}
 _DONE = {"discontinued": "stopped", "given up": "gave up"}
@@ -95,7 +96,8 @@ IDIOMS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     # Work: "I handed in my resignation at Barclays", "I stepped down as chair", "I left teaching"
     (re.compile(r"\bI(?:'ve| have)? (?:handed in|submitted|tendered|put in) my (?:resignation|notice)"
                 rf"(?: (?:at|to) (?P<x>(?:the )?{_CAP}|(?:the|my) [\w-]+))?", _I), r"I left my job at \g<x>"),
-    (re.compile(r"\bI(?:'ve| have)? (?:stepped down|resigned) as (?P<x>(?:an? |the )?[\w-]+(?: [\w-]+)?"
+    (re.compile(r"(?:^|\bI(?:'ve| have)? )(?:stepped down|resigned) as (?P<x>(?:an? |the )?[\w-]+(?: (?!(?:at|in|for|"
+                r"with|on|from|after|last|this|because|and|but|so)\b)[\w-]+)?"
                 r"(?: of (?:the )?[\w-]+)?)", _I), r"I'm not \g<x> anymore"),
     (re.compile(r"\bI(?:'ve| have)? (?:left|moved on from|walked away from|got out of) (?=(?:teaching|nursing|banking|"
                 r"accounting|consulting|lecturing|modelling|modeling|acting|farming|coaching|policing|journalism|"

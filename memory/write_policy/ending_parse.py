@@ -121,8 +121,9 @@ def _left(thing: Any, named: bool) -> str | None:
 def _quit(thing: Any, lemma: str) -> str | None:
     """A habit, a group or an account given up: "I have quit the band", "gave up the cigars"."""
     word = thing.lemma_.lower()
-    if thing.tag_ == "VBG":
-        return f"I stopped {_words(thing)}"  # "I stopped going to the gym"
+    if thing.tag_ == "VBG" or lemma != "stop" and thing.lower_ in vocab.HABITS and all(
+            c.dep_ == "det" for c in thing.children):
+        return f"I stopped {_words(thing, bare=True)}"  # "I stopped going to the gym", "kicked the vaping"
     if word == "habit":  # "I kicked the vaping habit"
         habit = [c for c in thing.children if c.dep_ in ("compound", "amod") and c.i < thing.i]
         return f"I gave up {' '.join(c.text for c in habit)}" if habit else None

@@ -16,13 +16,17 @@ FOR_A_WHILE = re.compile(r"\b(?:for (?:a|an|one|two|three|\d+|the|a few|a couple
                           r"today|tonight|this (?:morning|afternoon|evening)|at \d|"
                           r"after (?:the first|chapter|page|episode|level|round)|"
                           r"for now|halfway|midway|by (?:mistake|accident)|until|till|for today|for the day)\b", _I)
+# What says a state goes on, anywhere in the sentence: a fast kept for a season ("I gave up the biscuits
+# for Lent and I'm dying"), or "still" after "used to" ("I used to live in Leeds and I still go back").
+STILL_GOING = re.compile(r"\bfor (?:lent|ramadan|passover|navratri|dry january|sober october|stoptober|veganuary)\b|"
+                         r"\bused to\b.*\bstill\b", _I)
 ANYMORE = re.compile(rf"\b(?:{ANYMORE_WORDS}|no longer)\b", _I)
 QUOTES = re.compile(r"[\"“”«»]")
 
 HAVING = {"sell", "rehome", "trade", "scrap", "rid"}  # what was had: "I don't have X anymore"
 ACCOUNTS = {"cancel", "delete", "deactivate", "close", "unsubscribe"}  # accounts and memberships only
-QUITTING = {"quit", "stop", "discontinue", "ditch", "kick", "drop", "give", "come", "cut"}
-LEAVING = {"leave", "resign", "retire", "drop"}
+QUITTING = {"quit", "stop", "bin", "discontinue", "ditch", "kick", "drop", "give", "come", "cut"}
+LEAVING = {"leave", "resign", "retire", "drop", "graduate"}
 PARTING = {"split", "break"}
 MOVING = {"move", "relocate"}
 PARTICLE = {"give": {"up", "away"}, "come": {"off"}, "cut": {"out"}, "trade": {"in"}, "break": {"up"}}
@@ -38,6 +42,9 @@ HAD = {"car", "van", "motorbike", "motorcycle", "scooter", "bike", "boat", "cara
         "flat", "apartment", "allotment", "business", "shop", "restaurant", "cafe", "bakery", "salon", "studio",
         "farm", "piano", "horse", "dog", "cat", "puppy", "kitten", "rabbit", "hamster", "parrot", "pony",
         "cottage", "bungalow", "plot", "truck", "jeep", "moped", "yacht", "lorry", "land", "chickens", "hens"}
+# Habits named by a gerund that may parse as a noun: "I kicked the vaping".
+HABITS = {"smoking", "vaping", "drinking", "gambling", "snacking", "boozing", "betting", "partying", "clubbing",
+          "dieting", "fasting", "jogging", "running", "doomscrolling", "scrolling", "overeating", "bingeing"}
 MEDS = {"meds", "medication", "medicine", "pill", "pills", "antidepressant", "antidepressants", "tablets",
          "insulin", "steroids", "inhaler"}
 # Things of a moment, whoever owns them: "I left my keys", "I cancelled my appointment".
@@ -67,5 +74,6 @@ NOT_THINGS = {"christmas", "easter", "thanksgiving", "halloween", "diwali", "eid
               "seat", "place", "spot", "turn", "chair", "table", "space", "slot", "lunch", "dinner", "breakfast",
               "materials", "it", "everything", "hope", "control", "trying", "work"}
 # The prepositions whose object is the ended thing, by verb ("resigned from Aviva", "came off the pill").
-PREPS = {"leave": ("of", "out"), "resign": ("from",), "retire": ("from",), "drop": ("of", "out"), "rid": ("of",),
-         "come": ("off",), "trade": ("in",), "unsubscribe": ("from",), "cancel": ("of",), "give": ("of",)}
+PREPS = {"leave": ("of", "out"), "resign": ("from",), "graduate": ("from",), "retire": ("from",),
+         "drop": ("of", "out"), "rid": ("of",), "come": ("off",), "trade": ("in",), "unsubscribe": ("from",),
+         "cancel": ("of",), "give": ("of",)}

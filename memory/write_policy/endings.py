@@ -53,7 +53,9 @@ _PASSING = re.compile(
 # Objects that make "I stopped/quit X" a moment, not an ended habit; after a gerund only the second
 # line counts ("I stopped going to the gym" is a habit, "I stopped to buy milk" a moment).
 _MOMENT_START = re.compile(rf"^(?:at|to|by|in|on(?! {_DURABLE_ON})|for|off|it|this|that|there|here|now)\b", _I)
-_MOMENT = re.compile(r"\b(?:halfway|midway|early|for a (?:bit|while|second|minute|moment)|by (?:accident|mistake)|"
+_MOMENT = re.compile(r"\b(?:halfway|midway|early|for (?:lent|ramadan|passover|navratri|dry january|sober october|"
+                     r"the (?:summer|holidays?|season|month|week))|for a (?:bit|while|second|minute|moment)|by "
+                     r"(?:accident|mistake)|"
                      r"at (?:\d|midnight|noon|lunch|night|dawn|the (?:end|start|interval|break))|without saving|"
                      r"on (?:the|a) (?:bus|train|table|floor|plane|side|counter)|with (?:him|her|them|my (?:mum|mom|"
                      r"dad|parents|neighbou?r|friend|sister|brother))|"
@@ -66,7 +68,9 @@ _MOMENT = re.compile(r"\b(?:halfway|midway|early|for a (?:bit|while|second|minut
                      r"that (?:book|game|show|film|movie))\b", _I)
 # "I'm no longer at Google" or "not at university anymore" is a state, "I stopped at Tesco" a moment.
 _STAYS_AT = re.compile(r"^i'm (?:no longer|not) (?:at|in) (?:(?-i:[A-Z])|(?:uni|university|college|school|"
-                       r"sixth form|law school|med school)\b)", _I)
+                       r"sixth form|law school|med school)\b|the (?:[\w-]+ )?(?:church|choir|band|army|navy|club|"
+                       r"team|union|party|group|programme|program|orchestra|society|council|committee|"
+                       r"congregation)\b)", _I)
 _FOR_NOW = re.compile(r"\b(?:tonight|tomorrow|right now|at the moment|for now|later|next (?:week|month|year))\b", _I)
 # A verb alone says too little to end anything: "I no longer work" is most often what is left of
 # "I no longer work as a nurse" once its object is cut.
@@ -88,7 +92,8 @@ _MOMENTARY = re.compile(r"^(?:laughing|crying|talking|listening|screaming|shouti
 _TAIL = re.compile(r"\s*(?:[,;(]|:(?!\d)|\s[-–—]\s|\s(?:since|because|as(?! (?:an?|the) )|so|but|and now|now that|"
                    r"after|"
                    r"ago|last|and (?=\w+ed\b)|then\b|"
-                   r"for good|completely|altogether|entirely|cold turkey|years ago|recently|this (?:year|month|week)|"
+                   r"for good|completely|totally|altogether|entirely|cold turkey|years ago|recently|"
+                   r"this (?:year|month|week)|"
                    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a few|a couple of|several|many|some)"
                    r"(?: \w+)? (?:days?|weeks?|months?|years?|decades?)\b|"
                    r"in (?:january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -105,8 +110,8 @@ CESSATION: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"^i{_STOPPED} (?P<g>[a-z]+ing)\b(?P<x>.*)$", _I), "I {g} {x}"),
     (re.compile(rf"^i{_LEFT} (?P<x>(?:the|my) (?!(?:[\w-]+ )?{_ONE_OFF_THING}\b(?! (?:shift|team|club|job|group)))"
                 r"[\w -]+(?:[,;(].*)?|(?-i:[A-Z])[\w-]+(?:(?: (?-i:[A-Z])[\w-]+)*)(?: (?:after|since|last|because|"
-                r"for good|"
-                r"in (?:19|20)\d\d|(?:\w+ )?\w+ (?:years?|months?) ago)\b.*)?)$", _I), "I'm in {x}"),
+                r"for good|in (?:january|february|march|april|may|june|july|august|september|october|november|"
+                r"december)|in (?:19|20)\d\d|(?:\w+ )?\w+ (?:years?|months?) ago)\b.*)?)$", _I), "I'm in {x}"),
     # "I gave up meat", "I've quit caffeine for good": a habit said without an article.
     (re.compile(rf"^i{_QUITTING} (?P<x>{BARE}(?: [\w-]+){{0,2}}(?:[\s,;(].*)?)$", _I), "I {v} {x}"),
     (re.compile(rf"^i{_STOPPED} (?P<x>(?=(?-i:[a-z])){BARE}(?: [\w-]+){{0,2}}(?:[\s,;(].*)?)$", _I), "I {v} {x}"),

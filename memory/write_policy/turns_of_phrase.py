@@ -39,7 +39,8 @@ REWRITES: tuple[Rewrite, ...] = rewrites(
         (r"^the name(?:'s| is) (?=(?-i:[A-Z])[a-z])", "my name is "),
         # "Got laid off from the warehouse on Friday", "I was made redundant at Nexus last week"
         (rf"{_OWN}(?:I )?(?:just |recently )?(?:got|was|'ve been|have been|'ve just been|had been)?\s?(?:just )?"
-         rf"(?:laid off|made redundant|let go|fired|sacked) (?:from|at|by) (?:my job (?:at|"
+         rf"(?:laid off|made redundant|let go|fired|sacked|(?:given )?the (?:sack|boot|chop)) (?:from|at|by) "
+         rf"(?:my job (?:at|"
          rf"with) )?(?P<x>{_LAID_OFF_FROM})"
          rf"{_WHEN}\b",
          r"I left my job at \g<x>"),
