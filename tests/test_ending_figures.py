@@ -86,3 +86,15 @@ def test_a_look_alike_ends_nothing(text: str) -> None:
         assert ended and all("karachi" in e and "with karachi" not in e for e in ended), ended
     else:
         assert ended == [], ended
+
+
+@pytest.mark.parametrize(("text", "ends"), [
+    ("sold my car last year", "car"),
+    ("sold my xbox to a boy in my year for 120 quid, pc gang now", "xbox"),
+    ("I sold my tickets for the gig.", None),
+    ("I sold my old books at the car boot.", None),
+    ("My brother sold his car.", None),
+])
+def test_a_thing_sold_ends_only_when_it_lasted(text: str, ends: str | None) -> None:
+    ended = _ended(text)
+    assert (any(ends in e for e in ended) if ends else ended == []), ended

@@ -51,6 +51,16 @@ def _divorce(m: re.Match[str]) -> str:
     return "I'm divorced" + (f", and I'm no longer with {who}," if who else "")
 
 
+# Things one sells without ending a state: "I sold my tickets", "sold my old books".
+_SOLD_IN_PASSING = {"ticket", "tickets", "book", "books", "clothes", "stuff", "things", "shares", "stock", "soul",
+                    "vote", "photos", "art", "paintings", "cakes", "plants", "records", "games", "toys", "furniture"}
+
+
+def _sold(m: re.Match[str]) -> str:
+    """"I sold my Xbox to a lad": a lasting thing of the user's, not "my tickets" or "my old books"."""
+    return m[0] if m["n"].lower() in _SOLD_IN_PASSING else f"I don't have {m['x']} anymore,"
+
+
 FIGURES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     # "My husband and I divorced", "Tom and I got divorced", "I divorced Tom", "I'm divorced now"
     (re.compile(rf"\b(?:(?:(?:me and )?my (?P<r>{_PARTNER}) and I|(?P<n>{_NAME}) and I|I) (?:have |'ve )?(?:got |"
@@ -74,6 +84,10 @@ FIGURES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...
      r"I gave up \g<a>, and I gave up "),
     (re.compile(r"(?:^|\bI(?:'ve| have)? )cut (?:the |my |out )?(?P<x>[\w-]+(?: [\w-]+)?) (?:totally|completely|"
                 r"entirely|for good|altogether|out of my (?:diet|life)|from my diet)\b", _I), r"I gave up \g<x>,"),
+    # "sold my xbox to a boy in my year": the parse misses it when the message is lower case
+    (re.compile(r"(?:^|\b(?:I|we)(?:'ve| have)? )(?:just |finally )?sold (?P<x>(?:my|our) (?:[\w-]+ ){0,2}?"
+                r"(?P<n>[\w-]+)(?: in (?-i:[A-Z])[\w-]+)?)(?= (?:to|for|last|in|on|a|an|because|so|and)\b|"
+                r"\s*(?:[,.;!]|$))", _I), _sold),
     # A learner's past and "more" for "anymore": "I leaved the hospital", "I don't make more night shifts"
     (re.compile(r"\bI leaved\b", _I), "I left"),
     (re.compile(r"\bI (?:don'?t|do not) (?P<x>(?!(?:need|want|have|know|like|get|see|care|mind)\b)[a-z]+ [\w -]+?) "

@@ -65,7 +65,7 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"dropped out|moved (?:out|away|to|back|from)|shifted|relocated|retired from|"
                 r"quit(?=[^,;.!?]*\b(?:ago|last|since|for good|in (?:19|20)\d\d)\b)|broke up|split up|got rid of|"
                 r"gave up|given up|kicked|"
-                r"ditched|"
+                r"ditched|binned|"
                 r"cut out|cut (?=\w+(?: \w+)? out\b)|came off|resigned|got (?:laid off|fired|sacked|let go|"
                 r"made redundant))\b)", _I), r"\g<p>I "),
     # Two endings in one clause: "I deleted Snapchat and quit Reddit" -> "…, and I quit Reddit"

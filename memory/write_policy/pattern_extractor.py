@@ -26,6 +26,7 @@ from memory.write_policy.blend import RuleReader, blend
 from memory.write_policy.chat_forms import FORMS as CHAT_FORMS
 from memory.write_policy.chat_forms import RELEVANCE_TAG, statement_before_question
 from memory.write_policy.clauses import clauses
+from memory.write_policy.dialect import plain_scots
 from memory.write_policy.disclosure import disclosure_fact, we_as_user
 from memory.write_policy.ending_forms import ended_sentence
 from memory.write_policy.ending_idioms import reason_first
@@ -100,7 +101,7 @@ class PatternFactExtractor:
             if is_not_the_user(msg.text):
                 continue  # role-play or an instruction to the memory: none of it is the user's fact
             previous = ""
-            for sentence in safe_sentences(without_quoted_speech(CAPTION.sub("", msg.text))):
+            for sentence in safe_sentences(without_quoted_speech(CAPTION.sub("", plain_scots(msg.text)))):
                 if BARE_GREETING.match(previous) and _SELF_START.match(sentence):
                     sentence = f"{previous} {sentence}"  # "hiya. im niamh btw": the greeting's name
                 facts.extend(self.sentence_facts(sentence, sources=[msg.id], stated_at=msg.time))
