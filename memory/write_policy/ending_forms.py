@@ -237,9 +237,10 @@ SENTENCE_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"go-to|whole personality)\b", _I), r"I stopped \g<x>"),
     (re.compile(r"^(?P<x>(?!(?:it|that|this|he|she|they)\b)[\w-]+(?: [\w-]+){0,2}?) used to be (?:my|a big|a huge) "
                 r"(?:thing|hobby|passion|life|jam|go-to|whole personality)\b", _I), r"I gave up \g<x>"),
-    (re.compile(r"\bI (?:used to be|was) on (?P<x>(?:the|a|my) [\w:-]+(?: [\w-]+)?)(?: for [\w ]+?)?,? (?:but|"
-                r"and) (?:I )?"
-                r"(?:have |'ve )?(?:(?:came|come|went|gone|got) off it|stopped|quit|gave (?:it )?up)\b", _I),
+    # "I was on the committee of the club for twenty years but I stepped down"
+    (re.compile(r"\bI (?:used to be|was) on (?P<x>(?:the|a|my) [\w:-]+(?: [\w-]+)?)(?: (?:of|at|in) [\w ]+?)?"
+                r"(?: for [\w ]+?)?,? (?:but|and) (?:I )?(?:have |'ve )?(?:(?:came|come|went|gone|got) off it|stopped|"
+                r"quit|gave (?:it )?up|stepped down|left|resigned)\b", _I),
      r"I'm not on \g<x> anymore"),
     # a learner's "not more" for "not anymore": "I am not more working in the bakery"
     (re.compile(r"\bI(?:'m| am) not more (?P<x>\w+ing\b[^,.;]*?)(?= since\b| for\b|[,.;]|$)", _I),
