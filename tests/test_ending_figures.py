@@ -80,6 +80,8 @@ def test_a_divorce_supersedes_married_with_divorced() -> None:
     "I went from London to Paris on the train.",
     "We moved from Karachi to Birmingham in 2015.",
     "I don't want more.",
+    "I quit the app and restarted it.",
+    "I dropped the kids and went home.",
 ])
 def test_a_look_alike_ends_nothing(text: str) -> None:
     ended = _ended(text)

@@ -40,7 +40,12 @@ _NOT_CONTRASTED = r"(?![^.!?]*\b(?:now|nowadays|these days|no longer|anymore|any
 _PARTNER = r"(?:girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?)"
 _NAME = r"(?-i:[A-Z][a-zà-ÿ]+)"
 # Two things dropped at once, and the words that make a plain "cut" an ending: "cut the cola and the bread totally".
-_TWO = r"(?:the |my )?(?P<a>[\w-]+(?: [\w-]+)?) (?:and|n|&) (?:the |my )?"
+# Not a person, and not a second verb: "dropped the kids and went home", "quit the app and restarted it".
+_TWO = (r"(?:the |my )?(?!(?:kids|children|boys|girls|baby|son|daughter|wife|husband|partner|mum|mom|dad|"
+        r"friends?)\b)(?P<a>[\w-]+(?: [\w-]+)?) (?:and|n|&) (?:the |my )?(?!\w+ed\b|\w+ (?:it|them|this|that|"
+        r"him|her|me|up|out|over)\b|(?:went|came|got|made|took|had|left|ran|drove|saw|sat|fell|felt|kept|put|"
+        r"said|told|bought|brought|caught|found|gave|held|lost|met|paid|sent|spent|stood|thought|won|wrote|ate|"
+        r"drank|slept|began|did|was|am|is)\b)")
 _FOR_GOOD = r" (?:totally|completely|entirely|for good|altogether|out)\b"
 
 
